@@ -1,0 +1,1 @@
+"""The dgrad recognition and rewrite pass over IREE linalg-on-tensors IR."""

@@ -1,0 +1,147 @@
+"""Replaces a matched dgrad with a call to a private `util.func` that wraps one `hal.dispatch.extern`.
+
+The function takes dy and the forward filter as the frontend had them, relayouts the filter to KRSC (a plain
+permutation that IREE compiles into its own small dispatch) and dispatches the CUTLASS kernel. IREE inlines the
+call before it forms dispatches, exactly as for its own transform-spec kernel substitution.
+"""
+
+from __future__ import annotations
+
+from iree.compiler import ir
+
+from iree_cutlass.plugin.build import BuiltKernel
+from iree_cutlass.plugin.kernels import KernelConfig, launch_geometry, push_constants
+
+from .dgrad_match import DgradMatch
+
+# The extern's objects are keyed by this target; IREE's CUDA backend embeds them as they are.
+CUDA_OBJECT_TARGET = '#hal.executable.target<"cuda", "cuda-nvptx-fb">'
+
+
+def _tensor_type(shape: list[int], element_type: str) -> str:
+    return "tensor<" + "x".join(str(d) for d in shape) + f"x{element_type}>"
+
+
+def dgrad_function_text(name: str, match: DgradMatch, config: KernelConfig, kernel: BuiltKernel) -> str:
+    """The MLIR of `util.func private @name(dy, filter) -> dx` for one matched problem."""
+    problem = match.problem
+    element_type = str(ir.ShapedType(match.dy.type).element_type)
+    dy_type = str(match.dy.type)
+    filter_type = str(match.filter_source.type)
+    dx_type = str(match.conv.results[0].type)
+    krsc_type = _tensor_type([problem.k, problem.r, problem.s, problem.c], element_type)
+    geometry = launch_geometry(config, problem)
+    constants = push_constants(problem)
+
+    lines = [f"util.func private @{name}(%dy: {dy_type}, %filter: {filter_type}) -> {dx_type} {{"]
+    filter_krsc = "%filter"
+    if match.krsc_permutation != [0, 1, 2, 3]:
+        filter_krsc = "%filter_krsc"
+        permutation = ", ".join(str(d) for d in match.krsc_permutation)
+        lines += [
+            f"  %krsc_init = tensor.empty() : {krsc_type}",
+            f"  %filter_krsc = linalg.transpose ins(%filter : {filter_type}) outs(%krsc_init : {krsc_type})"
+            f" permutation = [{permutation}]",
+        ]
+    for index, value in enumerate(constants):
+        # Push constants are 32-bit; print them as signed i32 so MLIR accepts every bit pattern.
+        signed = value - (1 << 32) if value >= (1 << 31) else value
+        lines.append(f"  %c{index} = arith.constant {signed} : i32")
+    operand_names = ", ".join(f"%c{i}" for i in range(len(constants)))
+    operand_types = ", ".join("i32" for _ in constants)
+    grid = geometry.grid
+    block = geometry.block
+    lines += [
+        f'  %dx = hal.dispatch.extern "{kernel.entry}"({operand_names}, %dy, %filter_krsc)'
+        f" : ({operand_types}, {dy_type}, {krsc_type}) -> {dx_type}",
+        "    count(%device: !hal.device) -> (index, index, index) {",
+        f"      %gx = arith.constant {grid[0]} : index",
+        f"      %gy = arith.constant {grid[1]} : index",
+        f"      %gz = arith.constant {grid[2]} : index",
+        "      hal.return %gx, %gy, %gz : index, index, index",
+        "    }",
+        f"    layout(#hal.pipeline.layout<constants = {len(constants)}, bindings = [",
+        "      #hal.pipeline.binding<storage_buffer, ReadOnly>,",
+        "      #hal.pipeline.binding<storage_buffer, ReadOnly>,",
+        "      #hal.pipeline.binding<storage_buffer>",
+        "    ]>)",
+        "    objects({",
+        f'      {CUDA_OBJECT_TARGET} ordinal(0) = [#hal.executable.object<{{path = "{kernel.path}"}}>]',
+        "    })",
+        f"    <{{workgroup_size = [{block[0]} : index, {block[1]} : index, {block[2]} : index],"
+        f" workgroup_local_memory = {geometry.smem_bytes} : index}}>",
+        f"  util.return %dx : {dx_type}",
+        "}",
+    ]
+    return "\n".join(lines)
+
+
+def insert_function(module: ir.Operation, function_text: str) -> None:
+    """Parses one function in the module's context and appends it to the module body."""
+    parsed = ir.Module.parse(function_text, module.context)
+    module.regions[0].blocks[0].append(parsed.body.operations[0].operation)
+
+
+def replace_with_call(match: DgradMatch, function_name: str) -> None:
+    """Swaps the conv for `util.call @function_name(dy, filter)` and erases producers left without users."""
+    conv = match.conv
+    with ir.InsertionPoint(conv), conv.location:
+        call = ir.Operation.create(
+            "util.call",
+            results=[conv.results[0].type],
+            operands=[match.dy, match.filter_source],
+            attributes={"callee": ir.FlatSymbolRefAttr.get(function_name)},
+        )
+    producers = _producers(conv)
+    conv.results[0].replace_all_uses_with(call.results[0])
+    conv.erase()
+    _erase_dead(producers)
+
+
+# Ops that only compute values: erasing one that has no users cannot change the program.
+_PURE_OPS = {"arith.constant", "tensor.empty", "linalg.fill", "linalg.generic", "linalg.transpose",
+             "tensor.insert_slice", "tensor.pad"}
+
+
+def _producers(op: ir.Operation) -> list[ir.Operation]:
+    """Ops outside `op` that define values `op` or anything nested in it reads."""
+    found = []
+
+    def visit(inner: ir.Operation):
+        for operand in inner.operands:
+            if isinstance(operand, ir.OpResult):
+                producer = operand.owner.operation
+                if producer.parent != op and producer not in found and not _is_nested_in(producer, op):
+                    found.append(producer)
+        for region in inner.regions:
+            for block in region.blocks:
+                for nested in block.operations:
+                    visit(nested.operation)
+
+    visit(op)
+    return found
+
+
+def _is_nested_in(inner: ir.Operation, outer: ir.Operation) -> bool:
+    parent = inner.parent
+    while parent is not None:
+        if parent == outer:
+            return True
+        parent = parent.parent
+    return False
+
+
+def _erase_dead(candidates: list[ir.Operation]) -> None:
+    """Erases pure ops left without users, then the producers they kept alive."""
+    pending = list(candidates)
+    while pending:
+        op = pending.pop(0)
+        if op.name not in _PURE_OPS or not all(_has_no_uses(result) for result in op.results):
+            continue
+        upstream = _producers(op)
+        op.erase()
+        pending.extend(p for p in upstream if p not in pending)
+
+
+def _has_no_uses(value: ir.Value) -> bool:
+    return next(iter(value.uses), None) is None

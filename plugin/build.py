@@ -1,0 +1,256 @@
+"""Compile kernel sources to fatbins with nvcc, through a content-addressed on-disk cache.
+
+A cache entry is <entry>-<key>.fatbin plus a <entry>-<key>.json sidecar holding the fatbin's sha256 and size;
+the key is a sha256 over the source, `nvcc --version`, the flags and the arch. Entries are written to temp
+files and os.replace()d into place under a per-key file lock, so concurrent builds leave one valid entry.
+"""
+import fcntl
+import functools
+import hashlib
+import importlib.metadata
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+from .kernels import KernelConfig, generate_source
+
+ARCHS = ("sm_80", "sm_86", "sm_89", "sm_90", "sm_90a")
+
+# Last place to look for nvcc, after $CUDACXX and PATH.
+FALLBACK_NVCC = pathlib.Path("/usr/local/cuda/bin/nvcc")
+
+NVCC_NOT_FOUND = "nvcc not found: install the CUDA toolkit or set CUDACXX / put nvcc on PATH"
+
+
+class KernelBuildError(Exception):
+    """nvcc is missing or failed, or the cache is unusable; the message is one line."""
+
+
+@dataclass(frozen=True)
+class BuiltKernel:
+    path: pathlib.Path
+    entry: str
+    format: str  # "fatbin"
+
+
+def default_cache_dir() -> pathlib.Path:
+    """$IREE_CUTLASS_CACHE_DIR, else ~/.cache/iree-cutlass."""
+    env = os.environ.get("IREE_CUTLASS_CACHE_DIR")
+    if env:
+        return pathlib.Path(env)
+    return pathlib.Path.home() / ".cache" / "iree-cutlass"
+
+
+def find_nvcc() -> pathlib.Path:
+    """$CUDACXX if set, else nvcc on PATH, else FALLBACK_NVCC."""
+    env = os.environ.get("CUDACXX")
+    if env:
+        path = pathlib.Path(env)
+        if path.is_file() and os.access(path, os.X_OK):
+            return path
+        raise KernelBuildError(f"CUDACXX={env} is not an executable file: {NVCC_NOT_FOUND}")
+    on_path = shutil.which("nvcc")
+    if on_path:
+        return pathlib.Path(on_path)
+    if FALLBACK_NVCC.is_file() and os.access(FALLBACK_NVCC, os.X_OK):
+        return FALLBACK_NVCC
+    raise KernelBuildError(NVCC_NOT_FOUND)
+
+
+@functools.lru_cache(maxsize=None)
+def _nvcc_version(nvcc: str, mtime_ns: int) -> str:
+    # mtime in the cache key of this memo: a reinstalled toolkit at the same path is asked again.
+    try:
+        result = subprocess.run([nvcc, "--version"], capture_output=True, text=True, check=False)
+    except OSError as error:
+        raise KernelBuildError(f"cannot run {nvcc}: {error.strerror}") from None
+    if result.returncode != 0:
+        raise KernelBuildError(f"{nvcc} --version failed with exit code {result.returncode}")
+    return result.stdout
+
+
+def cutlass_include_dir() -> pathlib.Path:
+    """CUTLASS's include/ from the nvidia-cutlass wheel."""
+    try:
+        import cutlass_library
+    except ImportError:
+        raise KernelBuildError("CUTLASS headers not found: pip install nvidia-cutlass") from None
+    path = pathlib.Path(cutlass_library.__file__).parent / "source" / "include"
+    if not (path / "cutlass" / "cutlass.h").is_file():
+        raise KernelBuildError(f"CUTLASS headers not found under {path}")
+    return path
+
+
+def _cutlass_version() -> str:
+    try:
+        return importlib.metadata.version("nvidia-cutlass")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def nvcc_flags(arch: str) -> list[str]:
+    """The nvcc flags for `arch`: a fatbin with the arch's SASS and its PTX (for the driver to JIT later)."""
+    if arch not in ARCHS:
+        raise ValueError(f"arch must be one of {ARCHS}, got {arch!r}")
+    compute = "compute_" + arch[len("sm_"):]
+    return [
+        "-std=c++17", "--expt-relaxed-constexpr", "-DNDEBUG", "-O3",
+        f"-I{cutlass_include_dir()}",
+        "-fatbin", "-gencode", f"arch={compute},code=[{arch},{compute}]",
+    ]
+
+
+@dataclass(frozen=True)
+class _Job:
+    config: KernelConfig
+    source: str
+    flags: tuple[str, ...]
+    nvcc: pathlib.Path
+    fatbin: pathlib.Path
+    sidecar: pathlib.Path
+    lock: pathlib.Path
+
+
+def _make_job(config: KernelConfig, arch: str, cache_dir: pathlib.Path, nvcc: pathlib.Path) -> _Job:
+    source = generate_source(config)
+    flags = tuple(nvcc_flags(arch))
+    version = _nvcc_version(str(nvcc), nvcc.stat().st_mtime_ns)
+    key_material = json.dumps(
+        {"source": source, "nvcc_version": version, "flags": flags, "arch": arch, "cutlass": _cutlass_version()},
+        sort_keys=True,
+    )
+    key = hashlib.sha256(key_material.encode()).hexdigest()[:32]
+    stem = f"{config.name}-{arch}-{key}"
+    return _Job(config, source, flags, nvcc, cache_dir / f"{stem}.fatbin", cache_dir / f"{stem}.json",
+                cache_dir / f"{stem}.lock")
+
+
+def _sha256(path: pathlib.Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _is_valid(job: _Job) -> bool:
+    """The entry exists and its fatbin matches the sidecar's size and sha256 (so damage is rebuilt)."""
+    try:
+        meta = json.loads(job.sidecar.read_text())
+        return (job.fatbin.stat().st_size == meta["size"] and _sha256(job.fatbin) == meta["sha256"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+
+
+def _built(job: _Job) -> BuiltKernel:
+    return BuiltKernel(path=job.fatbin, entry=job.config.name, format="fatbin")
+
+
+def _ensure_cache_dir(cache_dir: pathlib.Path) -> None:
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        probe = tempfile.NamedTemporaryFile(dir=cache_dir, prefix=".probe-", delete=True)
+        probe.close()
+    except OSError as error:
+        raise KernelBuildError(f"kernel cache directory {cache_dir} is not writable: {error.strerror}") from None
+
+
+def _first_error_line(output: str) -> str:
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    for line in lines:
+        if "error" in line.lower():
+            return line
+    return lines[0] if lines else "no output"
+
+
+def _compile(job: _Job) -> None:
+    """Run nvcc into a temp file in the cache dir, then publish fatbin and sidecar atomically."""
+    cache_dir = job.fatbin.parent
+    with tempfile.TemporaryDirectory(prefix="iree-cutlass-") as work:
+        source_path = pathlib.Path(work) / f"{job.config.name}.cu"
+        source_path.write_text(job.source)
+        fd, tmp_fatbin = tempfile.mkstemp(dir=cache_dir, prefix=".tmp-", suffix=".fatbin")
+        os.close(fd)
+        try:
+            command = [str(job.nvcc), *job.flags, str(source_path), "-o", tmp_fatbin]
+            try:
+                result = subprocess.run(command, capture_output=True, text=True, check=False)
+            except OSError as error:
+                raise KernelBuildError(f"cannot run {job.nvcc}: {error.strerror}") from None
+            if result.returncode != 0:
+                line = _first_error_line(result.stderr + "\n" + result.stdout)
+                raise KernelBuildError(f"nvcc failed for {job.config.name}: {line}")
+            data = pathlib.Path(tmp_fatbin).read_bytes()
+            if not data:
+                raise KernelBuildError(f"nvcc wrote an empty fatbin for {job.config.name}")
+            meta = {"sha256": hashlib.sha256(data).hexdigest(), "size": len(data), "entry": job.config.name,
+                    "flags": list(job.flags)}
+            fd, tmp_sidecar = tempfile.mkstemp(dir=cache_dir, prefix=".tmp-", suffix=".json")
+            with os.fdopen(fd, "w") as handle:
+                json.dump(meta, handle)
+            os.replace(tmp_fatbin, job.fatbin)
+            os.replace(tmp_sidecar, job.sidecar)
+        finally:
+            if os.path.exists(tmp_fatbin):
+                os.unlink(tmp_fatbin)
+
+
+def _build_locked(job: _Job, announce: Callable[[], None]) -> BuiltKernel:
+    """Build unless another process finished the same entry while we waited for the lock."""
+    try:
+        lock = open(job.lock, "a")
+    except OSError as error:
+        raise KernelBuildError(f"cannot lock {job.lock}: {error.strerror}") from None
+    with lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not _is_valid(job):
+            announce()
+            _compile(job)
+    return _built(job)
+
+
+def _print_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def build_kernels(
+    configs: Iterable[KernelConfig],
+    arch: str = "sm_90",
+    cache_dir: pathlib.Path | None = None,
+    jobs: int | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> list[BuiltKernel]:
+    """Build every config (cache hits cost nothing), running up to `jobs` nvcc processes at once.
+
+    Progress lines ("[iree-cutlass] building kernel 2/5: <name>") go to `progress`, or to stderr when it is
+    None; a cache hit reports nothing. Returns one BuiltKernel per config, in order.
+    """
+    configs = list(configs)
+    cache_dir = pathlib.Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    report = progress if progress is not None else _print_stderr
+    nvcc = find_nvcc()
+    _ensure_cache_dir(cache_dir)
+
+    unique = list(dict.fromkeys(configs))
+    all_jobs = {config: _make_job(config, arch, cache_dir, nvcc) for config in unique}
+    misses = [config for config in unique if not _is_valid(all_jobs[config])]
+    results = {config: _built(all_jobs[config]) for config in unique if config not in misses}
+
+    def build(index_and_config):
+        index, config = index_and_config
+        line = f"[iree-cutlass] building kernel {index}/{len(misses)}: {config.name}"
+        return config, _build_locked(all_jobs[config], lambda: report(line))
+
+    workers = max(1, min(jobs or os.cpu_count() or 1, len(misses) or 1))
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for config, built in pool.map(build, enumerate(misses, start=1)):
+            results[config] = built
+    return [results[config] for config in configs]
+
+
+def build_kernel(config: KernelConfig, arch: str = "sm_90", cache_dir: pathlib.Path | None = None) -> BuiltKernel:
+    """Build one config (see build_kernels)."""
+    return build_kernels([config], arch=arch, cache_dir=cache_dir, jobs=1)[0]

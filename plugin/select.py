@@ -1,0 +1,150 @@
+"""Choose a kernel config for a dgrad problem: a measured tuning table first, else a heuristic.
+
+Tuning tables live in plugin/tuning/<card>.json: {"entries": {problem.key(): {"config": {KernelConfig
+fields}, ...}}}. Only measured entries belong there.
+"""
+import dataclasses
+import functools
+import json
+import pathlib
+
+from .kernels import ALIGNMENTS, KernelConfig, launch_geometry, supports
+from .problem import DgradProblem
+
+TUNING_DIR = pathlib.Path(__file__).parent / "tuning"
+DEFAULT_CARD = "h200"
+
+# H200 SM count: a grid smaller than one wave of 128x128 tiles leaves SMs idle, so smaller tiles win there.
+_SM_COUNT = 132
+
+# CUTLASS's own sm80 f16/bf16 tensor-op tiles with f32 accumulation (python/cutlass_library/generator.py,
+# GenerateSM80_TensorOp_16816): ((tile_m, tile_n, tile_k), stages, warp counts (m, n, k)).
+SM80_TILES = (
+    ((256, 128, 32), 3, (4, 2, 1)),
+    ((128, 256, 32), 3, (2, 4, 1)),
+    ((256, 64, 32), 3, (4, 1, 1)),
+    ((256, 64, 32), 4, (4, 1, 1)),
+    ((64, 256, 32), 4, (1, 4, 1)),
+    ((128, 128, 32), 3, (2, 2, 1)),
+    ((128, 128, 32), 4, (2, 2, 1)),
+    ((128, 128, 32), 5, (2, 2, 1)),
+    ((128, 64, 32), 6, (2, 2, 1)),
+    ((64, 128, 32), 6, (2, 2, 1)),
+    ((64, 64, 32), 10, (2, 2, 1)),
+    ((256, 128, 64), 3, (4, 2, 1)),
+    ((128, 256, 64), 3, (2, 4, 1)),
+    ((256, 64, 64), 4, (4, 1, 1)),
+    ((64, 256, 64), 4, (1, 4, 1)),
+    ((128, 128, 64), 4, (2, 2, 1)),
+    ((256, 64, 64), 3, (4, 1, 1)),
+    ((64, 256, 64), 3, (1, 4, 1)),
+    ((128, 128, 64), 3, (2, 2, 1)),
+    ((128, 64, 64), 3, (2, 2, 1)),
+    ((64, 128, 64), 3, (2, 2, 1)),
+    ((64, 64, 64), 5, (2, 2, 1)),
+)
+
+
+class NoKernel(Exception):
+    """No kernel computes this problem; the message is the one-line reason."""
+
+
+def _largest_alignment(extent: int) -> int | None:
+    return next((a for a in ALIGNMENTS if extent % a == 0), None)
+
+
+def _config(problem: DgradProblem, stride_support: str, tile, stages: int, warps) -> KernelConfig:
+    """A config for `problem` with the widest alignments its K and C allow."""
+    align_k = _largest_alignment(problem.k)
+    align_c = _largest_alignment(problem.c)
+    if align_k is None:
+        raise NoKernel(f"K={problem.k} is odd: CUTLASS's cp.async loads need K to be a multiple of 2")
+    if align_c is None:
+        raise NoKernel(f"C={problem.c} is odd: CUTLASS's cp.async loads need C to be a multiple of 2")
+    tm, tn, tk = tile
+    wm, wn, wk = warps
+    return KernelConfig(
+        dtype=problem.dtype, stride_support=stride_support,
+        tile_m=tm, tile_n=tn, tile_k=tk, warp_m=tm // wm, warp_n=tn // wn, warp_k=tk // wk,
+        stages=stages, align_a=align_k, align_b=align_c, align_c=align_c,
+    )
+
+
+def _stride_support(problem: DgradProblem) -> str:
+    return "strided" if problem.strided else "unity"
+
+
+def candidate_configs(problem: DgradProblem) -> list[KernelConfig]:
+    """Every CUTLASS sm80 generator tile that computes `problem` (the space a tuner measures)."""
+    stride_support = _stride_support(problem)
+    try:
+        configs = [_config(problem, stride_support, tile, stages, warps) for tile, stages, warps in SM80_TILES]
+    except NoKernel:
+        return []
+    return [config for config in configs if supports(config, problem) is None]
+
+
+def _tiles(problem: DgradProblem, stride_support: str, tile_m: int, tile_n: int) -> int:
+    probe = _config(problem, stride_support, (tile_m, tile_n, 32), 3, (2, 2, 1))
+    grid = launch_geometry(probe, problem).grid
+    return grid[0] * grid[1]
+
+
+def heuristic_config(problem: DgradProblem) -> KernelConfig:
+    """A default tile with no GPU at hand, fitted to the H200 measurements of shared/reference
+    (cutlass2x.jsonl, ResNet-50 layers at batch 8 and 256): 128x128 once it fills a wave of SMs, 128x256
+    for strided problems with C >= 256 and two waves of it, else 64x128 (64x64 when C <= 64)."""
+    stride_support = _stride_support(problem)
+    if stride_support == "strided" and problem.c >= 256 and _tiles(problem, stride_support, 128, 256) >= 2 * _SM_COUNT:
+        return _config(problem, stride_support, (128, 256, 32), 3, (2, 4, 1))
+    if _tiles(problem, stride_support, 128, 128) >= _SM_COUNT:
+        return _config(problem, stride_support, (128, 128, 32), 3, (2, 2, 1))
+    if problem.c <= 64:
+        return _config(problem, stride_support, (64, 64, 32), 6, (2, 2, 1))
+    return _config(problem, stride_support, (64, 128, 32), 6, (2, 2, 1))
+
+
+@functools.lru_cache(maxsize=None)
+def _load_table(path: pathlib.Path) -> dict:
+    try:
+        table = json.loads(path.read_text())
+    except (OSError, ValueError) as error:
+        raise ValueError(f"tuning table {path} is unreadable: {error}") from None
+    entries = table.get("entries") if isinstance(table, dict) else None
+    if not isinstance(entries, dict):
+        raise ValueError(f"tuning table {path} has no 'entries' object")
+    return entries
+
+
+def tuned_config(problem: DgradProblem, card: str = DEFAULT_CARD) -> KernelConfig | None:
+    """The measured best config for `problem` from plugin/tuning/<card>.json, or None if it has none."""
+    path = TUNING_DIR / f"{card}.json"
+    if not path.is_file():
+        return None
+    entry = _load_table(path).get(problem.key())
+    if entry is None:
+        return None
+    try:
+        config = KernelConfig(**entry["config"])
+    except (KeyError, TypeError, ValueError) as error:
+        raise ValueError(f"tuning table {path}: bad entry for {problem.key()}: {error}") from None
+    reason = supports(config, problem)
+    if reason is not None:
+        raise ValueError(f"tuning table {path}: entry for {problem.key()} does not fit the problem: {reason}")
+    return config
+
+
+def select_kernel(problem: DgradProblem, card: str = DEFAULT_CARD) -> KernelConfig:
+    """The config to build for `problem`: the tuning table's entry if any, else the heuristic's."""
+    config = tuned_config(problem, card)
+    if config is None:
+        config = heuristic_config(problem)
+    reason = supports(config, problem)
+    if reason is not None:
+        raise NoKernel(reason)
+    return config
+
+
+def config_to_dict(config: KernelConfig) -> dict:
+    """The JSON form of a config in tuning tables."""
+    return dataclasses.asdict(config)

@@ -1,0 +1,1 @@
+"""iree-cutlass: offload convolution backward-data to CUTLASS kernels inside IREE."""

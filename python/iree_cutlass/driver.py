@@ -1,0 +1,166 @@
+"""Drives one IREE compile with the dgrad pass in the middle, through IREE's embedding API.
+
+The IREE 3.13 wheel loads no C++ plugins, so the pass lives in Python: one invocation takes the source to the
+`input` phase (linalg on tensors), the pass rewrites the exported module, and a second invocation in the same
+session continues from `input` to the phase the user asked for.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import pathlib
+import re
+import sys
+from dataclasses import dataclass
+from typing import Callable
+
+from iree.compiler.api import Output, Session, Source
+from iree.compiler.api import ctypes_dl
+
+from iree_cutlass.passes.offload_dgrad import OffloadOptions, offload_dgrads
+from iree_cutlass.passes.report import Report
+from iree_cutlass.plugin.build import KernelBuildError
+
+PHASES = ["start", "input", "abi", "preprocessing", "global-optimization", "dispatch-creation", "flow",
+          "stream", "executable-sources", "executable-configurations", "executable-targets", "hal", "vm", "end"]
+PASS_PHASE = "input"
+
+# CUDA targets IREE 3.13 can generate its own code for; newer ones produce targets without GPU info.
+IREE_KNOWN_CUDA_TARGETS = {"sm_60", "sm_61", "sm_70", "sm_72", "sm_75", "sm_80", "sm_86", "sm_87", "sm_89",
+                           "sm_120", "sm_121"}
+# Where IREE knows no target for the GPU, its own dispatches are built for this one (PTX, JIT-compiled by the
+# driver on newer GPUs), while the CUTLASS kernels are built for the GPU itself.
+IREE_FALLBACK_CUDA_TARGET = "sm_89"
+MIN_CUTLASS_ARCH = 80
+
+
+class CompileError(Exception):
+    """A compile that cannot go on; the message is one line for the user."""
+
+
+@dataclass
+class CompileResult:
+    output: bytes                 # vmfb bytes, or MLIR text when compiling to an earlier phase
+    is_vmfb: bool
+    report: Report | None         # None when the plugin was off or could not run
+
+
+@dataclass(frozen=True)
+class TargetFlags:
+    iree_flags: list[str]         # flags as IREE should see them
+    kernel_arch: str | None       # the GPU the CUTLASS kernels are built for
+    cuda_device: bool             # whether the HAL target device is CUDA
+
+
+def split_target_flags(flags: list[str]) -> TargetFlags:
+    """Finds the CUDA target and, for a GPU IREE has no codegen target for, swaps in the fallback."""
+    iree_flags, kernel_arch, cuda_device = [], None, False
+    for flag in flags:
+        if re.fullmatch(r"--iree-hal-target-(device|backends)=cuda(\[\d+\])?(,.*)?", flag) or \
+                re.fullmatch(r"--iree-hal-target-device=.*\bcuda\b.*", flag):
+            cuda_device = True
+        target = re.fullmatch(r"--iree-cuda-target=(.+)", flag)
+        if target:
+            kernel_arch = target.group(1)
+            if kernel_arch.startswith("sm_") and kernel_arch not in IREE_KNOWN_CUDA_TARGETS:
+                flag = f"--iree-cuda-target={IREE_FALLBACK_CUDA_TARGET}"
+        iree_flags.append(flag)
+    return TargetFlags(iree_flags, kernel_arch, cuda_device)
+
+
+def _arch_number(arch: str) -> int | None:
+    digits = re.fullmatch(r"sm_(\d+)a?", arch)
+    return int(digits.group(1)) if digits else None
+
+
+def _set_phase(setter_name: str, invocation, phase: str) -> None:
+    setter = getattr(ctypes_dl._dylib, setter_name)
+    setter.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+    setter.restype = None
+    setter(invocation._inv_p, phase.encode())
+
+
+def _check_phase(name: str, phase: str) -> None:
+    if phase not in PHASES:
+        raise CompileError(f"unknown {name} phase '{phase}' (expected one of: {', '.join(PHASES)})")
+
+
+def _output(invocation, to_vmfb: bool) -> bytes:
+    output = Output.open_membuffer()
+    if to_vmfb:
+        invocation.output_vm_bytecode(output)
+    else:
+        invocation.output_ir(output)
+    return bytes(output.map_memory())
+
+
+def compile_source(source: bytes, source_name: str, flags: list[str], *, plugin: bool = True,
+                   compile_to: str = "end", compile_from: str | None = None,
+                   cache_dir: pathlib.Path | None = None,
+                   remark: Callable[[str], None] | None = None,
+                   progress: Callable[[str], None] | None = None) -> CompileResult:
+    """Compiles MLIR (text or bytecode) with the given iree-compile flags; the plugin on or off."""
+    _check_phase("--compile-to", compile_to)
+    if compile_from is not None:
+        _check_phase("--compile-from", compile_from)
+    remark = remark or (lambda line: print(line, file=sys.stderr))
+    target = split_target_flags(flags)
+
+    run_pass = plugin and PHASES.index(compile_to) >= PHASES.index(PASS_PHASE) and \
+        (compile_from is None or PHASES.index(compile_from) < PHASES.index(PASS_PHASE) or compile_from == PASS_PHASE)
+    if plugin and not run_pass:
+        remark(f"warning: [iree-cutlass] the dgrad pass runs at the '{PASS_PHASE}' phase; "
+               "these --compile-from/--compile-to phases skip it")
+    if run_pass and not target.cuda_device:
+        remark("warning: [iree-cutlass] no CUDA target device (--iree-hal-target-device=cuda): nothing offloaded")
+        run_pass = False
+    if run_pass:
+        arch_number = _arch_number(target.kernel_arch or "")
+        if arch_number is None or arch_number < MIN_CUTLASS_ARCH:
+            raise CompileError("--iree-plugin=cutlass needs --iree-cuda-target=sm_80 or newer "
+                               f"(got {target.kernel_arch or 'none'})")
+
+    session = Session()
+    try:
+        session.set_flags(*(target.iree_flags if plugin else flags))
+    except ValueError as error:
+        raise CompileError(str(error).strip().splitlines()[0]) from None
+
+    first = session.invocation()
+    first.enable_console_diagnostics()
+    if not first.parse_source(Source.wrap_buffer(session, source, buffer_name=source_name)):
+        raise CompileError(f"failed to parse {source_name}")
+    if not run_pass:
+        if compile_from is not None:
+            _set_phase("ireeCompilerInvocationSetCompileFromPhase", first, compile_from)
+        _set_phase("ireeCompilerInvocationSetCompileToPhase", first, compile_to)
+        if not first.execute():
+            raise CompileError(f"failed to compile {source_name}")
+        return CompileResult(_output(first, compile_to == "end"), compile_to == "end", None)
+
+    if compile_from != PASS_PHASE:
+        if compile_from is not None:
+            _set_phase("ireeCompilerInvocationSetCompileFromPhase", first, compile_from)
+        _set_phase("ireeCompilerInvocationSetCompileToPhase", first, PASS_PHASE)
+        if not first.execute():
+            raise CompileError(f"failed to compile {source_name} to the '{PASS_PHASE}' phase")
+    module_op = first.export_module()
+
+    try:
+        report = offload_dgrads(module_op, OffloadOptions(arch=target.kernel_arch, cache_dir=cache_dir,
+                                                       progress=progress))
+    except KernelBuildError as error:
+        raise CompileError(str(error)) from None
+    for record in report.records:
+        remark(record.remark())
+    if not module_op.verify():
+        raise CompileError("internal error: the rewritten module does not verify")
+
+    second = session.invocation()
+    second.enable_console_diagnostics()
+    second.import_module(module_op)
+    _set_phase("ireeCompilerInvocationSetCompileFromPhase", second, PASS_PHASE)
+    _set_phase("ireeCompilerInvocationSetCompileToPhase", second, compile_to)
+    if not second.execute():
+        raise CompileError(f"failed to compile {source_name} after the dgrad pass")
+    return CompileResult(_output(second, compile_to == "end"), compile_to == "end", report)
