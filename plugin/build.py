@@ -231,8 +231,8 @@ def build_kernels(
     configs = list(configs)
     cache_dir = pathlib.Path(cache_dir) if cache_dir is not None else default_cache_dir()
     report = progress if progress is not None else _print_stderr
-    nvcc = find_nvcc()
     _ensure_cache_dir(cache_dir)
+    nvcc = find_nvcc()
 
     unique = list(dict.fromkeys(configs))
     all_jobs = {config: _make_job(config, arch, cache_dir, nvcc) for config in unique}

@@ -7,7 +7,9 @@ session continues from `input` to the phase the user asked for.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
+import os
 import pathlib
 import re
 import sys
@@ -94,6 +96,39 @@ def _output(invocation, to_vmfb: bool) -> bytes:
     return bytes(output.map_memory())
 
 
+def _set_flags(session: Session, flags: list[str]) -> None:
+    try:
+        session.set_flags(*flags)
+    except ValueError:
+        # IREE says only "Error parsing flags" (LLVM has printed its reason, if any, to stderr); name the flag
+        # it refused by trying them one at a time in a scratch session, with stderr muted to avoid repeats.
+        with _stderr_muted():
+            refused = next((f for f in flags if not _flag_accepted(f)), None)
+        raise CompileError(f"unknown or invalid compiler flag '{refused}'" if refused else
+                           "invalid compiler flags: " + " ".join(flags)) from None
+
+
+def _flag_accepted(flag: str) -> bool:
+    try:
+        Session().set_flags(flag)
+        return True
+    except ValueError:
+        return False
+
+
+@contextlib.contextmanager
+def _stderr_muted():
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "w") as devnull:
+            os.dup2(devnull.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
 def compile_source(source: bytes, source_name: str, flags: list[str], *, plugin: bool = True,
                    compile_to: str = "end", compile_from: str | None = None,
                    cache_dir: pathlib.Path | None = None,
@@ -121,10 +156,7 @@ def compile_source(source: bytes, source_name: str, flags: list[str], *, plugin:
                                f"(got {target.kernel_arch or 'none'})")
 
     session = Session()
-    try:
-        session.set_flags(*(target.iree_flags if plugin else flags))
-    except ValueError as error:
-        raise CompileError(str(error).strip().splitlines()[0]) from None
+    _set_flags(session, target.iree_flags if plugin else flags)
 
     first = session.invocation()
     first.enable_console_diagnostics()

@@ -43,11 +43,17 @@ def main(argv: list[str] | None = None) -> int:
     from iree_cutlass.passes.offload_dgrad import OffloadOptions, offload_dgrads
     from iree_cutlass.plugin.build import KernelBuildError
 
-    source, source_name = read_input(PROG, inputs[0])
     context = ir.Context()
     try:
-        module = ir.Module.parse(source, context) if source[:4] == b"ML\xefR" else \
-            ir.Module.parse(source.decode(errors="replace"), context)
+        if inputs[0] == "-":
+            source, source_name = read_input(PROG, "-")
+            module = ir.Module.parse(source, context)
+        else:
+            # Parsing the file itself keeps its name in locations, so remarks point into it.
+            source_name = inputs[0]
+            if not pathlib.Path(source_name).is_file():
+                fail(PROG, f"cannot read '{source_name}': no such file")
+            module = ir.Module.parseFile(source_name, context)
     except ir.MLIRError as error:
         first = str(error).strip().splitlines()
         fail(PROG, f"cannot parse {source_name}: {first[-1].strip() if first else 'invalid MLIR'}")

@@ -1,0 +1,68 @@
+"""StableHLO modules for dgrad exactly as JAX lowers them (jax.vjp of a forward conv, jit, lower). Needs jax."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+from iree_cutlass.workloads import ConvLayer
+
+JNP_DTYPES = {"f16": jnp.float16, "bf16": jnp.bfloat16, "f32": jnp.float32}
+
+
+def forward_conv(x, w, stride: int, pad: int):
+    return lax.conv_general_dilated(x, w, (stride, stride), [(pad, pad), (pad, pad)],
+                                    dimension_numbers=("NHWC", "HWIO", "NHWC"))
+
+
+def dgrad_fn(layer: ConvLayer):
+    """dx = vjp of the forward conv with respect to x, as a function of (dy, w)."""
+    dtype = JNP_DTYPES[layer.dtype]
+
+    def dgrad(dy, w):
+        _, vjp = jax.vjp(lambda x: forward_conv(x, w, layer.stride, layer.pad),
+                         jnp.zeros((layer.n, layer.h, layer.w, layer.c), dtype))
+        return vjp(dy)[0]
+    return dgrad
+
+
+def dgrad_arg_specs(layer: ConvLayer):
+    dtype = JNP_DTYPES[layer.dtype]
+    return (jax.ShapeDtypeStruct((layer.n, layer.p, layer.q, layer.k), dtype),
+            jax.ShapeDtypeStruct((layer.r, layer.r, layer.c, layer.k), dtype))
+
+
+def dgrad_module(layer: ConvLayer) -> str:
+    return jax.jit(dgrad_fn(layer)).lower(*dgrad_arg_specs(layer)).as_text()
+
+
+def multi_dgrad_module(layer: ConvLayer, copies: int) -> str:
+    """`copies` independent dgrads of one layer in one function: (dy_0..dy_{n-1}, w) -> (dx_0..dx_{n-1})."""
+    one = dgrad_fn(layer)
+
+    def many(*args):
+        *dys, w = args
+        return tuple(one(dy, w) for dy in dys)
+    dy_spec, w_spec = dgrad_arg_specs(layer)
+    return jax.jit(many).lower(*([dy_spec] * copies), w_spec).as_text()
+
+
+def small_cnn_grad_module(dtype: str = "f16", batch: int = 4) -> str:
+    """jax.grad of a loss over a 4-conv ReLU CNN (one conv of stride 2) w.r.t. its weights and input."""
+    jdtype = JNP_DTYPES[dtype]
+    shapes = small_cnn_shapes(batch)
+
+    def loss(params, x):
+        h = x
+        for (w, stride, pad) in zip(params, (1, 2, 1, 1), (1, 1, 1, 0)):
+            h = jax.nn.relu(forward_conv(h, w, stride, pad))
+        return jnp.sum(h.astype(jnp.float32) ** 2)
+    params = tuple(jax.ShapeDtypeStruct(s, jdtype) for s in shapes["weights"])
+    x = jax.ShapeDtypeStruct(shapes["x"], jdtype)
+    return jax.jit(jax.grad(loss, argnums=(0, 1))).lower(params, x).as_text()
+
+
+def small_cnn_shapes(batch: int = 4) -> dict:
+    return {"x": (batch, 32, 32, 16),
+            "weights": [(3, 3, 16, 32), (3, 3, 32, 64), (3, 3, 64, 64), (1, 1, 64, 128)]}

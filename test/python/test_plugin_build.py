@@ -1,0 +1,215 @@
+"""nvcc builds and the kernel cache. Needs nvcc (CI has it); IREE_CUTLASS_SKIP_NVCC=1 skips the real compiles."""
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from iree_cutlass.plugin import build, kernels
+from iree_cutlass.plugin.build import KernelBuildError, build_kernel, build_kernels
+from iree_cutlass.plugin.kernels import KernelConfig
+
+FATBIN_MAGIC = bytes.fromhex("50ed55ba")  # fatbin header magic 0xBA55ED50, little-endian
+
+UNITY_F16 = KernelConfig("f16", "unity", 64, 64, 32, 32, 32, 32, 6, 8, 8, 8)
+STRIDED_F16 = KernelConfig("f16", "strided", 128, 128, 32, 64, 64, 32, 3, 8, 8, 8)
+STRIDED_BF16 = KernelConfig("bf16", "strided", 64, 128, 32, 32, 64, 32, 6, 4, 2, 2)
+
+
+def _nvcc_or_fail():
+    try:
+        return build.find_nvcc()
+    except KernelBuildError as error:
+        if os.environ.get("IREE_CUTLASS_SKIP_NVCC") == "1":
+            pytest.skip(f"IREE_CUTLASS_SKIP_NVCC=1 and {error}")
+        pytest.fail(f"{error} (set IREE_CUTLASS_SKIP_NVCC=1 to skip the nvcc tests)")
+
+
+@pytest.fixture(scope="session")
+def cache_dir(tmp_path_factory):
+    """One build cache for the whole session, so each kernel compiles once."""
+    return tmp_path_factory.mktemp("kernel-cache")
+
+
+@pytest.fixture(scope="session")
+def built(cache_dir):
+    _nvcc_or_fail()
+    lines = []
+    kernels_ = build_kernels([UNITY_F16, STRIDED_F16, STRIDED_BF16, UNITY_F16], cache_dir=cache_dir, jobs=2,
+                             progress=lines.append)
+    return kernels_, lines
+
+
+class CompileCounter:
+    """Counts real nvcc compiles that build.py starts."""
+
+    def __init__(self, monkeypatch):
+        self.count = 0
+        real_run = subprocess.run
+
+        def run(command, *args, **kwargs):
+            if "-fatbin" in command:
+                self.count += 1
+            return real_run(command, *args, **kwargs)
+
+        monkeypatch.setattr(build.subprocess, "run", run)
+
+
+def _assert_valid_entry(result):
+    data = result.path.read_bytes()
+    assert data[:4] == FATBIN_MAGIC
+    assert result.entry.encode() in data
+    meta = json.loads(result.path.with_suffix(".json").read_text())
+    assert meta["size"] == len(data)
+    assert meta["entry"] == result.entry
+
+
+@pytest.mark.nvcc
+def test_build_three_kernels(built):
+    results, lines = built
+    assert [r.entry for r in results] == [UNITY_F16.name, STRIDED_F16.name, STRIDED_BF16.name, UNITY_F16.name]
+    assert results[0] == results[3]  # a repeated config is built once
+    assert all(r.format == "fatbin" for r in results)
+    for result in results[:3]:
+        _assert_valid_entry(result)
+    assert len(lines) == 3
+    assert all(line.startswith("[iree-cutlass] building kernel ") and "/3: iree_cutlass_dgrad_" in line
+               for line in lines)
+
+
+@pytest.mark.nvcc
+def test_second_build_is_a_cache_hit(built, cache_dir, monkeypatch, capsys):
+    counter = CompileCounter(monkeypatch)
+    again = build_kernel(STRIDED_F16, cache_dir=cache_dir)
+    assert again == built[0][1]
+    assert counter.count == 0
+    assert capsys.readouterr().err == ""  # a hit prints nothing
+
+
+@pytest.mark.nvcc
+@pytest.mark.parametrize("damage", ["truncate", "flip", "delete_sidecar"])
+def test_damaged_entry_is_rebuilt(built, cache_dir, monkeypatch, capsys, damage):
+    result = built[0][0]
+    good = result.path.read_bytes()
+    if damage == "truncate":
+        result.path.write_bytes(good[: len(good) // 2])
+    elif damage == "flip":
+        result.path.write_bytes(good[:100] + bytes([good[100] ^ 0xFF]) + good[101:])
+    else:
+        result.path.with_suffix(".json").unlink()
+    counter = CompileCounter(monkeypatch)
+    rebuilt = build_kernel(UNITY_F16, cache_dir=cache_dir)
+    assert counter.count == 1
+    assert rebuilt.path == result.path
+    _assert_valid_entry(rebuilt)
+    assert f"building kernel 1/1: {UNITY_F16.name}" in capsys.readouterr().err
+
+
+@pytest.mark.nvcc
+def test_concurrent_builds_leave_one_valid_entry(tmp_path):
+    _nvcc_or_fail()
+    script = textwrap.dedent(f"""
+        import pathlib
+        from iree_cutlass.plugin.build import build_kernel
+        from iree_cutlass.plugin.kernels import KernelConfig
+        config = KernelConfig("f16", "unity", 64, 64, 32, 32, 32, 32, 6, 8, 8, 8)
+        print(build_kernel(config, cache_dir=pathlib.Path({str(tmp_path)!r})).path)
+    """)
+    procs = [subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True) for _ in range(2)]
+    outputs = [proc.communicate(timeout=300) for proc in procs]
+    assert [proc.returncode for proc in procs] == [0, 0], outputs
+    paths = {out.strip() for out, _ in outputs}
+    assert len(paths) == 1
+    assert len(list(tmp_path.glob("*.fatbin"))) == 1
+    assert len(list(tmp_path.glob("*.json"))) == 1
+    assert not list(tmp_path.glob(".tmp-*"))
+    # the lock makes the second process find the first one's entry instead of compiling again
+    assert sum("building kernel" in err for _, err in outputs) == 1
+    result = build.BuiltKernel(pathlib.Path(paths.pop()), UNITY_F16.name, "fatbin")
+    _assert_valid_entry(result)
+
+
+@pytest.mark.nvcc
+def test_wrong_smem_formula_fails_the_build(tmp_path, monkeypatch):
+    _nvcc_or_fail()
+    monkeypatch.setattr(kernels, "PARAMS_RESERVE_BYTES", 64)  # smaller than sizeof(Params)
+    with pytest.raises(KernelBuildError, match="Params reserve too small"):
+        build_kernel(UNITY_F16, cache_dir=tmp_path, )
+    assert not list(tmp_path.glob("*.fatbin"))
+
+
+@pytest.mark.nvcc
+def test_cutlass_include_dir_exists():
+    assert (build.cutlass_include_dir() / "cutlass" / "conv" / "kernel" / "default_conv2d_dgrad.h").is_file()
+
+
+def test_unwritable_cache_dir(tmp_path):
+    blocker = tmp_path / "a_file"
+    blocker.write_text("not a directory")
+    # (chmod cannot make a directory unwritable for root, so put the cache under a regular file)
+    with pytest.raises(KernelBuildError, match="not writable") as info:
+        build_kernel(UNITY_F16, cache_dir=blocker / "cache")
+    assert "\n" not in str(info.value)
+
+
+def test_missing_nvcc(tmp_path, monkeypatch):
+    monkeypatch.delenv("CUDACXX", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr(build, "FALLBACK_NVCC", tmp_path / "no-such-nvcc")
+    with pytest.raises(KernelBuildError) as info:
+        build_kernel(UNITY_F16, cache_dir=tmp_path / "cache")
+    assert str(info.value) == build.NVCC_NOT_FOUND
+
+
+def test_cudacxx_pointing_at_nothing(tmp_path, monkeypatch):
+    monkeypatch.setenv("CUDACXX", str(tmp_path / "nvcc"))
+    with pytest.raises(KernelBuildError, match="CUDACXX=.* is not an executable file: nvcc not found"):
+        build_kernel(UNITY_F16, cache_dir=tmp_path / "cache")
+
+
+def test_nvcc_failure_reports_first_error_line(tmp_path, monkeypatch):
+    fake = tmp_path / "nvcc"
+    fake.write_text(textwrap.dedent("""\
+        #!/bin/sh
+        if [ "$1" = "--version" ]; then echo "fake nvcc 0.0"; exit 0; fi
+        echo "warning: something harmless" >&2
+        echo "kernel.cu(12): error: identifier \\"Foo\\" is undefined" >&2
+        echo "kernel.cu(13): error: second error" >&2
+        exit 2
+    """))
+    fake.chmod(0o755)
+    monkeypatch.setenv("CUDACXX", str(fake))
+    with pytest.raises(KernelBuildError) as info:
+        build_kernel(UNITY_F16, cache_dir=tmp_path / "cache")
+    assert str(info.value) == (f'nvcc failed for {UNITY_F16.name}: kernel.cu(12): error: identifier "Foo" is undefined')
+    assert not list((tmp_path / "cache").glob("*.fatbin"))
+
+
+def test_bad_arch():
+    with pytest.raises(ValueError, match="arch must be one of"):
+        build.nvcc_flags("sm_75")
+
+
+def test_flags_and_default_cache_dir(monkeypatch, tmp_path):
+    flags = build.nvcc_flags("sm_90a")
+    assert flags[-3:] == ["-fatbin", "-gencode", "arch=compute_90a,code=[sm_90a,compute_90a]"]
+    assert {"-std=c++17", "--expt-relaxed-constexpr", "-DNDEBUG", "-O3"} <= set(flags)
+    monkeypatch.setenv("IREE_CUTLASS_CACHE_DIR", str(tmp_path))
+    assert build.default_cache_dir() == tmp_path
+    monkeypatch.delenv("IREE_CUTLASS_CACHE_DIR")
+    assert build.default_cache_dir() == pathlib.Path.home() / ".cache" / "iree-cutlass"
+
+
+def test_cache_key_depends_on_arch_and_source(tmp_path, monkeypatch):
+    nvcc = tmp_path / "nvcc"
+    nvcc.write_text("#!/bin/sh\necho fake 1.0\n")
+    nvcc.chmod(0o755)
+    a = build._make_job(UNITY_F16, "sm_90", tmp_path, nvcc)
+    b = build._make_job(UNITY_F16, "sm_80", tmp_path, nvcc)
+    c = build._make_job(STRIDED_F16, "sm_90", tmp_path, nvcc)
+    assert len({a.fatbin, b.fatbin, c.fatbin}) == 3
+    assert a.fatbin == build._make_job(UNITY_F16, "sm_90", tmp_path, nvcc).fatbin

@@ -1,0 +1,296 @@
+"""CPU-only checks of the kernel library: problems, configs, launch geometry, supports() and selection."""
+import json
+import math
+import pathlib
+import re
+import sys
+
+import pytest
+
+from iree_cutlass.plugin import kernels, select
+from iree_cutlass.plugin.kernels import KernelConfig, generate_source, launch_geometry, push_constants, supports
+from iree_cutlass.plugin.problem import DgradProblem
+from iree_cutlass.plugin.select import NoKernel, candidate_configs, select_kernel
+
+sys.path.insert(0, "/work/shared/reference")
+try:
+    from resnet50_workloads import RESNET50
+except ImportError:  # CI without the shared reference: the same 22 layers, inlined
+    RESNET50 = [
+        ("s1_1x1_64_64", 56, 56, 64, 64, 1, 1, 0), ("s1_3x3_64_64", 56, 56, 64, 64, 3, 1, 1),
+        ("s1_1x1_64_256", 56, 56, 64, 256, 1, 1, 0), ("s1_1x1_256_64", 56, 56, 256, 64, 1, 1, 0),
+        ("s2_1x1_256_128", 56, 56, 256, 128, 1, 1, 0), ("s2_3x3_128_128s2", 56, 56, 128, 128, 3, 2, 1),
+        ("s2_1x1_128_512", 28, 28, 128, 512, 1, 1, 0), ("s2_1x1_256_512s2", 56, 56, 256, 512, 1, 2, 0),
+        ("s2_1x1_512_128", 28, 28, 512, 128, 1, 1, 0), ("s2_3x3_128_128", 28, 28, 128, 128, 3, 1, 1),
+        ("s3_1x1_512_256", 28, 28, 512, 256, 1, 1, 0), ("s3_3x3_256_256s2", 28, 28, 256, 256, 3, 2, 1),
+        ("s3_1x1_256_1024", 14, 14, 256, 1024, 1, 1, 0), ("s3_1x1_512_1024s2", 28, 28, 512, 1024, 1, 2, 0),
+        ("s3_1x1_1024_256", 14, 14, 1024, 256, 1, 1, 0), ("s3_3x3_256_256", 14, 14, 256, 256, 3, 1, 1),
+        ("s4_1x1_1024_512", 14, 14, 1024, 512, 1, 1, 0), ("s4_3x3_512_512s2", 14, 14, 512, 512, 3, 2, 1),
+        ("s4_1x1_512_2048", 7, 7, 512, 2048, 1, 1, 0), ("s4_1x1_1024_2048s2", 14, 14, 1024, 2048, 1, 2, 0),
+        ("s4_1x1_2048_512", 7, 7, 2048, 512, 1, 1, 0), ("s4_3x3_512_512", 7, 7, 512, 512, 3, 1, 1),
+    ]
+
+
+def resnet_problems(batch, dtype="f16"):
+    for name, h, w, c, k, r, stride, pad in RESNET50:
+        p = (h + 2 * pad - r) // stride + 1
+        q = (w + 2 * pad - r) // stride + 1
+        yield name, DgradProblem(batch, h, w, c, k, r, r, p, q, pad, pad, stride, stride, dtype)
+
+
+ALL_RESNET = [(f"{name}_n{batch}", prob) for batch in (8, 256) for name, prob in resnet_problems(batch)]
+
+
+def make_config(stride_support="unity", dtype="f16", tile=(128, 128, 32), warp=(64, 64, 32), stages=3,
+                align=(8, 8, 8)):
+    return KernelConfig(dtype, stride_support, *tile, *warp, stages, *align)
+
+
+def cutlass_grid(config, problem):
+    """An independent derivation of CUTLASS's grid: walk the strided-dgrad phases one by one.
+
+    Strided dgrad gives every starting filter phase (r mod stride_h, s mod stride_w) the same number of M
+    tiles, enough for the largest phase (the dx rows/cols congruent to that phase's start); unity dgrad is a
+    plain GEMM over N*H*W rows. N tiles cover C. Swizzle log_tile 0: grid = (m tiles, n tiles, 1).
+    """
+    p = problem
+    n_tiles = math.ceil(p.c / config.tile_n)
+    if config.stride_support == "unity":
+        return (math.ceil(p.n * p.h * p.w / config.tile_m), n_tiles, 1)
+    rows_per_phase = []
+    for r in range(p.stride_h):
+        start_h = (r - p.pad_h) % p.stride_h
+        for s in range(p.stride_w):
+            start_w = (s - p.pad_w) % p.stride_w
+            rows_per_phase.append(p.n * len(range(start_h, p.h, p.stride_h)) * len(range(start_w, p.w, p.stride_w)))
+    # every dx pixel belongs to exactly one phase
+    assert sum(rows_per_phase) == p.n * p.h * p.w
+    tiles_per_phase = math.ceil(max(rows_per_phase) / config.tile_m)
+    return (tiles_per_phase * p.stride_h * p.stride_w, n_tiles, 1)
+
+
+# --- problem ---------------------------------------------------------------------------------------
+
+def test_problem_key_is_stable():
+    prob = DgradProblem(8, 56, 56, 64, 64, 3, 3, 56, 56, 1, 1, 1, 1, "f16")
+    assert prob.key() == "n8_h56_w56_c64_k64_r3_s3_p56_q56_pad1x1_str1x1_f16"
+
+
+@pytest.mark.parametrize("field, value", [("dtype", "f32"), ("c", 0), ("stride_h", 0), ("pad_w", -1), ("n", 2.0)])
+def test_problem_rejects_bad_fields(field, value):
+    args = dict(n=1, h=4, w=4, c=8, k=8, r=1, s=1, p=4, q=4, pad_h=0, pad_w=0, stride_h=1, stride_w=1, dtype="f16")
+    args[field] = value
+    with pytest.raises(ValueError, match=field if field != "dtype" else "dtype"):
+        DgradProblem(**args)
+
+
+# --- push constants and launch geometry ------------------------------------------------------------
+
+@pytest.mark.parametrize("tag, prob", ALL_RESNET, ids=[t for t, _ in ALL_RESNET])
+def test_push_constants_order(tag, prob):
+    assert push_constants(prob) == [prob.n, prob.h, prob.w, prob.c, prob.k, prob.r, prob.s, prob.p, prob.q,
+                                    prob.pad_h, prob.pad_w, prob.stride_h, prob.stride_w]
+    assert len(push_constants(prob)) == 13
+
+
+CONFIGS_FOR_GRID = [
+    make_config("unity"), make_config("strided"),
+    make_config("unity", tile=(64, 128, 32), warp=(32, 64, 32), stages=6),
+    make_config("strided", tile=(128, 256, 32), warp=(64, 64, 32)),
+    make_config("strided", tile=(64, 64, 32), warp=(32, 32, 32), stages=6),
+]
+
+
+@pytest.mark.parametrize("tag, prob", ALL_RESNET, ids=[t for t, _ in ALL_RESNET])
+def test_launch_geometry_matches_cutlass_grid(tag, prob):
+    for config in CONFIGS_FOR_GRID:
+        if supports(config, prob) is not None:
+            continue
+        geometry = launch_geometry(config, prob)
+        assert geometry.grid == cutlass_grid(config, prob), config.name
+        assert geometry.block == (config.threads, 1, 1)
+        assert geometry.smem_bytes <= kernels.MAX_SMEM_BYTES
+
+
+def test_launch_geometry_known_values():
+    # ResNet-50 3x3/s2, C=K=128, batch 8: 4 phases of ceil(8*28*28/128) = 49 tiles.
+    prob = DgradProblem(8, 56, 56, 128, 128, 3, 3, 28, 28, 1, 1, 2, 2, "f16")
+    geometry = launch_geometry(make_config("strided"), prob)
+    assert geometry.grid == (196, 1, 1)
+    assert geometry.block == (128, 1, 1)
+    # 3 stages x (128x32 + 32x128) halves = 49152 B, 16-aligned, + 1024 B for Params.
+    assert geometry.smem_bytes == 49152 + 1024
+    # Odd sizes: 1x1/s2 with H=W=7 -> phases hold 4x4, 4x3, 3x4, 3x3 pixels; every phase gets ceil(3*16/64) tiles.
+    odd = DgradProblem(3, 7, 7, 64, 32, 1, 1, 4, 4, 0, 0, 2, 2, "f16")
+    config = make_config("strided", tile=(64, 64, 32), warp=(32, 32, 32), stages=6)
+    assert launch_geometry(config, odd).grid == (4, 1, 1) == cutlass_grid(config, odd)
+
+
+def test_smem_formula_covers_mainloop_and_epilogue():
+    for tile, stages, warps in select.SM80_TILES:
+        config = make_config(tile=tile, warp=tuple(t // w for t, w in zip(tile, warps)), stages=stages)
+        mainloop = stages * (tile[0] * tile[2] + tile[2] * tile[1]) * 2
+        assert kernels.shared_storage_bytes(config) >= mainloop
+        assert kernels.params_offset(config) % 16 == 0
+        assert kernels.smem_bytes(config) >= kernels.params_offset(config) + 616  # measured sizeof(Params)
+
+
+# --- configs and sources ---------------------------------------------------------------------------
+
+def test_config_names_are_unique_c_identifiers():
+    names = set()
+    for dtype in ("f16", "bf16"):
+        for stride_support in ("unity", "strided"):
+            for tile, stages, warps in select.SM80_TILES:
+                for align in ((8, 8, 8), (2, 4, 4)):
+                    config = make_config(stride_support, dtype, tile, tuple(t // w for t, w in zip(tile, warps)),
+                                         stages, align)
+                    assert re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", config.name)
+                    names.add(config.name)
+    assert len(names) == 2 * 2 * len(select.SM80_TILES) * 2
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(dtype="f32"), "dtype"), (dict(stride_support="fancy"), "stride_support"),
+    (dict(warp=(48, 64, 32)), "warp shape"), (dict(warp=(64, 4, 32), tile=(128, 128, 32)), "warp shape"),
+    (dict(stages=1), "stages"), (dict(align=(1, 8, 8)), "align_a"), (dict(align=(8, 8, 16)), "align_c"),
+])
+def test_config_rejects_bad_fields(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        make_config(**kwargs)
+
+
+def test_generate_source_abi():
+    config = make_config("strided", "bf16", align=(4, 2, 2))
+    source = generate_source(config)
+    signature = re.search(r'extern "C" __global__ void __launch_bounds__\(kThreads\) (\w+)\((.*?)\)', source, re.S)
+    assert signature and signature.group(1) == config.name
+    params = [p.strip() for p in signature.group(2).split(",")]
+    assert params[:3] == ["const Element* dy", "const Element* w_krsc", "Element* dx"]
+    assert params[3:] == [f"uint32_t {n}" for n in
+                          "N H W C K R S P Q pad_h pad_w stride_h stride_w".split()]
+    assert "cutlass::bfloat16_t" in source
+    assert "StrideSupport::kStrided" in source and "StridedDgradIdentityThreadblockSwizzle<1>" in source
+    assert "ScaleType::OnlyAlphaScaling" in source
+    assert "Mode::kCrossCorrelation" in source
+    assert f"constexpr int kSmemBytes = {kernels.smem_bytes(config)};" in source
+    assert "__trap()" in source and "static_assert(sizeof(Kernel::SharedStorage) <= kParamsOffset" in source
+    assert "$" not in source  # every template field substituted
+    assert "4, 2>::Kernel;" in source  # align_a, align_b
+    assert "Element, 2, float, float" in source  # align_c is the epilogue's vector width
+    unity = generate_source(make_config("unity"))
+    assert "StrideSupport::kUnity" in unity and "GemmIdentityThreadblockSwizzle<1>" in unity
+    assert "cutlass::half_t" in unity
+
+
+# --- supports ---------------------------------------------------------------------------------------
+
+BASE = dict(n=8, h=28, w=28, c=128, k=128, r=3, s=3, p=28, q=28, pad_h=1, pad_w=1, stride_h=1, stride_w=1,
+            dtype="f16")
+
+
+def problem(**changes):
+    return DgradProblem(**{**BASE, **changes})
+
+
+@pytest.mark.parametrize("config, prob, match", [
+    (make_config("unity"), problem(stride_h=2, p=14), "unity-stride kernel"),
+    (make_config("unity"), problem(stride_w=2, q=14), "unity-stride kernel"),
+    (make_config("unity"), problem(k=132), "K=132 is not a multiple of the dy alignment 8"),
+    (make_config("unity"), problem(c=36), "C=36 is not a multiple of the filter alignment 8"),
+    (make_config("unity", align=(8, 2, 4)), problem(c=34), "C=34 is not a multiple of the dx alignment 4"),
+    (make_config("unity", dtype="bf16"), problem(), "kernel is bf16, problem is f16"),
+    (make_config("unity"), problem(r=33, s=1, pad_h=16), "filter 33x1"),
+    (make_config("unity"), problem(n=4096, h=512, w=512, c=8, p=512, q=512, k=8), "2 GiB"),
+])
+def test_supports_refuses(config, prob, match):
+    reason = supports(config, prob)
+    assert reason is not None and match in reason
+    assert "\n" not in reason
+
+
+def test_supports_accepts():
+    assert supports(make_config("unity"), problem()) is None
+    assert supports(make_config("strided"), problem()) is None  # strided kernels also run stride 1
+    assert supports(make_config("strided"), problem(stride_h=2, stride_w=2, p=14, q=14)) is None
+    # H need not match P: dx rows no dy row reaches are computed as 0 (CUTLASS masks by P/Q bounds).
+    assert supports(make_config("strided"), problem(h=29, w=30, stride_h=2, stride_w=2, p=14, q=14)) is None
+    # 1x1 stride 2: the phases with no filter tap run no MMA but still store their zero accumulators.
+    assert supports(make_config("strided"), problem(r=1, s=1, pad_h=0, pad_w=0, stride_h=2, stride_w=2,
+                                                    p=14, q=14)) is None
+    assert supports(make_config("unity", align=(2, 2, 2)), problem(c=34, k=62)) is None
+
+
+# --- selection --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("tag, prob", ALL_RESNET, ids=[t for t, _ in ALL_RESNET])
+def test_select_kernel_resnet(tag, prob):
+    config = select_kernel(prob)
+    assert supports(config, prob) is None
+    assert config.stride_support == ("strided" if prob.stride_h > 1 else "unity")
+    assert (config.align_a, config.align_b, config.align_c) == (8, 8, 8)
+    assert config.dtype == "f16"
+
+
+def test_select_kernel_alignment_and_dtype():
+    config = select_kernel(problem(c=36, k=20, dtype="bf16"))
+    assert (config.align_a, config.align_b, config.align_c) == (4, 4, 4)
+    assert config.dtype == "bf16"
+    config = select_kernel(problem(c=34, k=128))
+    assert (config.align_a, config.align_b, config.align_c) == (8, 2, 2)
+
+
+def test_select_kernel_heuristic_tiles():
+    # small problem, C <= 64 -> 64x64; big -> 128x128; big strided with C >= 256 -> 128x256
+    assert select_kernel(problem(n=1, c=64, k=64)).tile_n == 64
+    big = select_kernel(problem(n=256))
+    assert (big.tile_m, big.tile_n) == (128, 128)
+    wide = select_kernel(problem(n=256, h=56, w=56, c=256, stride_h=2, stride_w=2))
+    assert (wide.tile_m, wide.tile_n, wide.stride_support) == (128, 256, "strided")
+
+
+def test_select_kernel_no_kernel_for_odd_channels():
+    with pytest.raises(NoKernel, match="C=35 is odd"):
+        select_kernel(problem(c=35))
+    with pytest.raises(NoKernel, match="K=7 is odd"):
+        select_kernel(problem(k=7))
+    assert candidate_configs(problem(c=35)) == []
+
+
+def test_candidate_configs():
+    prob = problem(n=32)
+    configs = candidate_configs(prob)
+    assert len(configs) == len(select.SM80_TILES)
+    assert all(supports(c, prob) is None and c.stride_support == "unity" for c in configs)
+    strided = candidate_configs(problem(stride_h=2, stride_w=2, p=14, q=14))
+    assert strided and all(c.stride_support == "strided" for c in strided)
+
+
+def test_tuning_table_falls_in_front(tmp_path, monkeypatch):
+    prob = problem()
+    tuned = make_config("unity", tile=(256, 64, 32), warp=(64, 64, 32), stages=4)
+    table = {"entries": {prob.key(): {"config": select.config_to_dict(tuned), "ms": 0.01}}}
+    (tmp_path / "h200.json").write_text(json.dumps(table))
+    monkeypatch.setattr(select, "TUNING_DIR", tmp_path)
+    select._load_table.cache_clear()
+    try:
+        assert select_kernel(prob) == tuned
+        assert select_kernel(problem(n=2)) == select.heuristic_config(problem(n=2))  # not in the table
+        assert select_kernel(prob, card="a100") == select.heuristic_config(prob)  # no such table
+        bad = {"entries": {prob.key(): {"config": select.config_to_dict(make_config("unity"))}}}
+        bad["entries"][prob.key()]["config"]["dtype"] = "bf16"
+        (tmp_path / "h200.json").write_text(json.dumps(bad))
+        select._load_table.cache_clear()
+        with pytest.raises(ValueError, match="does not fit the problem"):
+            select_kernel(prob)
+    finally:
+        select._load_table.cache_clear()
+
+
+def test_shipped_tuning_tables_are_valid():
+    for path in pathlib.Path(select.TUNING_DIR).glob("*.json"):
+        entries = json.loads(path.read_text())["entries"]
+        for key, entry in entries.items():
+            config = KernelConfig(**entry["config"])
+            assert config.name
+            assert re.fullmatch(r"n\d+_h\d+_w\d+_c\d+_k\d+_r\d+_s\d+_p\d+_q\d+_pad\d+x\d+_str\d+x\d+_(f16|bf16)", key)
