@@ -52,7 +52,7 @@ def dgrad_function_text(name: str, match: DgradMatch, config: KernelConfig, kern
     grid = geometry.grid
     block = geometry.block
     lines += [
-        f'  %dx = hal.dispatch.extern "{kernel.entry}"({operand_names}, %dy, %filter_krsc)'
+        f'  %dx = hal.dispatch.extern "{kernel.entry}"({operand_names}, %dy, {filter_krsc})'
         f" : ({operand_types}, {dy_type}, {krsc_type}) -> {dx_type}",
         "    count(%device: !hal.device) -> (index, index, index) {",
         f"      %gx = arith.constant {grid[0]} : index",

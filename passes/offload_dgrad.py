@@ -94,6 +94,6 @@ def offload_dgrads(module: ir.Operation, options: OffloadOptions = OffloadOption
             insert_function(module, dgrad_function_text(name, match, config, built[config]))
             functions[key] = name
         replace_with_call(match, functions[key])
-        record.kernel = config.name
+        record.kernel, record.config, record.kernel_path = config.name, config, str(built[config].path)
         record.function = functions[key]
     return report

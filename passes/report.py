@@ -6,6 +6,7 @@ import dataclasses
 import json
 from dataclasses import dataclass, field
 
+from iree_cutlass.plugin.kernels import KernelConfig
 from iree_cutlass.plugin.problem import DgradProblem
 
 REMARK_TAG = "[iree-cutlass]"
@@ -17,7 +18,9 @@ class ConvRecord:
     op: str                            # the conv op's name
     problem: DgradProblem | None = None  # set once the conv is proven a dgrad
     form: str | None = None            # how dy reached the conv: strided, padded, direct
-    kernel: str | None = None          # set when offloaded
+    kernel: str | None = None          # set when offloaded: the kernel's entry point
+    config: KernelConfig | None = None  # the kernel's CUTLASS configuration
+    kernel_path: str | None = None     # the built fatbin the vmfb embeds
     function: str | None = None        # the util.func that wraps the extern dispatch
     reason: str | None = None          # set when left to IREE
 

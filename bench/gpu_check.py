@@ -1,0 +1,359 @@
+"""The whole GPU check, in one call on the GPU machine: numerics of every case, then the benchmark side by side.
+
+    python3 bench/gpu_check.py --bundle out/gpu --out $OUT/gpu_check.json [--bench] [--iree-bench]
+
+Inputs come from bench/prepare_gpu.py (vmfbs, fatbins, cases.json). For every dgrad case:
+  - numerics through IREE: random dy and w, dx from our vmfb on the IREE CUDA HAL against a float64 reference
+    (torch on the GPU, float64), relative L2;
+  - numerics of the kernel alone (CuPy loads the same fatbin): dx poisoned with NaN first, every element must
+    be written, relative L2 against the same reference;
+  - with --bench: medians of CUDA-event loops of our kernel and of cuDNN (torch convolution_backward on
+    channels_last tensors), XLA through JAX (jit, per call), and with --iree-bench ours and stock IREE through
+    iree-benchmark-module (per call, and amortized over 16 dgrads in one invocation where built).
+The CNN gradient case is checked against JAX on the GPU (float32 on the same inputs).
+Prints a table last; writes everything to --out as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import pathlib
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # JAX shares the GPU with torch, CuPy, IREE
+
+import numpy as np
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "python"))
+
+REL_L2_LIMIT = 1e-2
+ROUNDS, CALLS_PER_ROUND = 7, 20
+
+
+def rel_l2(result: np.ndarray, reference: np.ndarray) -> float:
+    result = result.astype(np.float64)
+    if not np.all(np.isfinite(result)):
+        return float("nan")
+    return float(np.linalg.norm(result - reference) / max(np.linalg.norm(reference), 1e-300))
+
+
+def numpy_dtype(dtype: str):
+    if dtype == "bf16":
+        import ml_dtypes
+        return ml_dtypes.bfloat16
+    return {"f16": np.float16, "f32": np.float32}[dtype]
+
+
+def random_array(rng: np.random.Generator, shape, dtype: str) -> np.ndarray:
+    return rng.standard_normal(shape, dtype=np.float32).astype(numpy_dtype(dtype))
+
+
+def event_median_ms(run, sync, make_event) -> float:
+    """Median over ROUNDS of (CALLS_PER_ROUND calls between two device events) / CALLS_PER_ROUND."""
+    for _ in range(3):
+        run()
+    sync()
+    times = []
+    for _ in range(ROUNDS):
+        start, end = make_event(), make_event()
+        start.record()
+        for _ in range(CALLS_PER_ROUND):
+            run()
+        end.record()
+        end.synchronize()
+        times.append(_elapsed_ms(start, end) / CALLS_PER_ROUND)
+    return statistics.median(times)
+
+
+def _elapsed_ms(start, end) -> float:
+    if hasattr(start, "elapsed_time"):
+        return start.elapsed_time(end)           # torch
+    import cupy
+    return cupy.cuda.get_elapsed_time(start, end)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# References and peers
+
+
+def reference_dx(torch, layer: dict, dy: np.ndarray, w_hwio: np.ndarray) -> np.ndarray:
+    """dx in float64 on the GPU: the input gradient of the forward conv (NHWC out)."""
+    dy64 = torch.from_numpy(dy.astype(np.float64)).cuda().permute(0, 3, 1, 2)
+    w64 = torch.from_numpy(w_hwio.astype(np.float64)).cuda().permute(3, 2, 0, 1)  # K, C, R, S
+    dx = torch.nn.grad.conv2d_input((layer["n"], layer["c"], layer["h"], layer["w"]), w64, dy64,
+                                    stride=layer["stride"], padding=layer["pad"])
+    return dx.permute(0, 2, 3, 1).contiguous().cpu().numpy()
+
+
+def cudnn_ms(torch, layer: dict, dy: np.ndarray, w_hwio: np.ndarray) -> float:
+    torch.backends.cudnn.benchmark = True
+    tdtype = {"f16": torch.float16, "bf16": torch.bfloat16}[layer["dtype"]]
+    dy_t = torch.from_numpy(dy.astype(np.float32)).to(tdtype).cuda().permute(0, 3, 1, 2) \
+        .contiguous(memory_format=torch.channels_last)
+    w_t = torch.from_numpy(w_hwio.astype(np.float32)).to(tdtype).cuda().permute(3, 2, 0, 1) \
+        .contiguous(memory_format=torch.channels_last)
+    x_t = torch.empty((layer["n"], layer["c"], layer["h"], layer["w"]), dtype=tdtype, device="cuda") \
+        .contiguous(memory_format=torch.channels_last)
+    stride, pad = [layer["stride"]] * 2, [layer["pad"]] * 2
+
+    def run():
+        torch.ops.aten.convolution_backward(dy_t, x_t, w_t, None, stride, pad, [1, 1], False, [0, 0], 1,
+                                            [True, False, False])
+    return event_median_ms(run, torch.cuda.synchronize, lambda: torch.cuda.Event(enable_timing=True))
+
+
+def xla_ms(layer_obj, dy: np.ndarray, w_hwio: np.ndarray) -> float:
+    import jax
+    from iree_cutlass.jax_models import dgrad_fn
+    fn = jax.jit(dgrad_fn(layer_obj))
+    dy_d, w_d = jax.device_put(dy), jax.device_put(w_hwio)
+    fn(dy_d, w_d).block_until_ready()
+    times = []
+    for _ in range(ROUNDS):
+        started = time.perf_counter()
+        for _ in range(CALLS_PER_ROUND):
+            out = fn(dy_d, w_d)
+        out.block_until_ready()
+        times.append((time.perf_counter() - started) * 1e3 / CALLS_PER_ROUND)
+    return statistics.median(times)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Ours: the kernel alone through CuPy, and the module through IREE
+
+
+class KernelRunner:
+    """Launches one of our fatbins exactly as IREE's CUDA HAL does: pointers, then 32-bit constants."""
+
+    def __init__(self, bundle: pathlib.Path, kernel: dict):
+        import cupy
+        self.cupy = cupy
+        self.module = cupy.RawModule(path=str(bundle / "kernels" / kernel["fatbin"]))
+        self.function = self.module.get_function(kernel["entry"])
+        self.function.max_dynamic_shared_size_bytes = kernel["smem_bytes"]
+        self.kernel = kernel
+
+    def arrays(self, dy: np.ndarray, w_hwio: np.ndarray, dx_shape) -> tuple:
+        cp = self.cupy
+        w_krsc = np.ascontiguousarray(np.transpose(w_hwio, (3, 0, 1, 2)))
+        as16 = lambda a: cp.asarray(a.view(np.uint16))
+        dx = cp.full(dx_shape, 0x7E00 if dy.dtype == np.float16 else 0x7FC0, dtype=cp.uint16)  # NaN poison
+        return as16(dy), as16(w_krsc), dx
+
+    def launch(self, dy_d, w_d, dx_d) -> None:
+        k = self.kernel
+        args = (dy_d, w_d, dx_d, *[np.uint32(c) for c in k["constants"]])
+        self.function(tuple(k["grid"]), tuple(k["block"]), args, shared_mem=k["smem_bytes"])
+
+    def time_ms(self, dy_d, w_d, dx_d) -> float:
+        cp = self.cupy
+        return event_median_ms(lambda: self.launch(dy_d, w_d, dx_d), cp.cuda.Device().synchronize,
+                               lambda: cp.cuda.Event())
+
+
+def iree_benchmark_ms(vmfb: pathlib.Path, inputs: list[np.ndarray], extra_flags=()) -> float | str:
+    """Per-call real time (median of repetitions) from iree-benchmark-module, or the failure."""
+    with tempfile.TemporaryDirectory() as work:
+        flags = []
+        for index, array in enumerate(inputs):
+            path = pathlib.Path(work) / f"in{index}.npy"
+            np.save(path, array)
+            flags.append(f"--input=@{path}")
+        done = subprocess.run(["iree-benchmark-module", "--device=cuda", f"--module={vmfb}", "--function=main",
+                               *flags, "--benchmark_repetitions=5", "--benchmark_format=json", *extra_flags],
+                              capture_output=True, text=True, timeout=300)
+    if done.returncode != 0:
+        return "failed: " + (done.stderr.strip().splitlines() or ["?"])[-1][:200]
+    report = json.loads(done.stdout)
+    for bench in report["benchmarks"]:
+        if bench.get("run_type") == "aggregate" and bench.get("aggregate_name") == "median":
+            scale = {"ms": 1.0, "us": 1e-3, "ns": 1e-6, "s": 1e3}[bench.get("time_unit", "ms")]
+            return bench["real_time"] * scale
+    return "failed: no median in the benchmark report"
+
+
+# ---------------------------------------------------------------------------------------------------------
+
+
+def check_dgrad(case: dict, bundle: pathlib.Path, rng, torch, args) -> dict:
+    from iree_cutlass.runtime import Module
+    from iree_cutlass.workloads import ConvLayer
+    layer = case["layer"]
+    dtype = layer["dtype"]
+    row = {"tag": case["tag"], "dtype": dtype, "n": layer["n"], "kernel": case.get("kernel", {}).get("entry")}
+    if "error" in case:
+        row["error"] = "compile: " + case["error"]
+        return row
+    dy = random_array(rng, (layer["n"], (layer["h"] + 2 * layer["pad"] - layer["r"]) // layer["stride"] + 1,
+                            (layer["w"] + 2 * layer["pad"] - layer["r"]) // layer["stride"] + 1, layer["k"]), dtype)
+    w = random_array(rng, (layer["r"], layer["r"], layer["c"], layer["k"]), dtype)
+    reference = reference_dx(torch, layer, dy, w)
+    dx_shape = (layer["n"], layer["h"], layer["w"], layer["c"])
+
+    module = Module((bundle / "vmfb" / f"{case['tag']}.ours.vmfb").read_bytes())
+    (dx_iree,) = module(dy, w)
+    row["iree_rel_l2"] = rel_l2(np.asarray(dx_iree).reshape(dx_shape), reference)
+
+    runner = KernelRunner(bundle, case["kernel"])
+    dy_d, w_d, dx_d = runner.arrays(dy, w, dx_shape)
+    runner.launch(dy_d, w_d, dx_d)
+    runner.cupy.cuda.Device().synchronize()
+    dx_kernel = runner.cupy.asnumpy(dx_d).view(numpy_dtype(dtype))
+    row["kernel_unwritten"] = int(np.count_nonzero(~np.isfinite(dx_kernel.astype(np.float32))))
+    row["kernel_rel_l2"] = rel_l2(dx_kernel, reference)
+    row["ok"] = bool(row["iree_rel_l2"] <= REL_L2_LIMIT and row["kernel_rel_l2"] <= REL_L2_LIMIT
+                     and row["kernel_unwritten"] == 0)
+
+    if args.bench and dtype in args.bench_dtypes and not case["tag"].startswith("odd_"):
+        row["kernel_ms"] = runner.time_ms(dy_d, w_d, dx_d)
+        row["cudnn_ms"] = cudnn_ms(torch, layer, dy, w)
+        row["xla_ms"] = xla_ms(ConvLayer(**layer), dy, w)
+        row["tflops"] = case["flops"] / (row["kernel_ms"] * 1e9)
+    if args.iree_bench and dtype in args.bench_dtypes:
+        row["iree_ms"] = iree_benchmark_ms(bundle / "vmfb" / f"{case['tag']}.ours.vmfb", [dy, w])
+        many = bundle / "vmfb" / f"{case['tag']}.ours_x{case.get('amortized_copies', 0)}.vmfb"
+        if many.exists():
+            total = iree_benchmark_ms(many, [dy] * case["amortized_copies"] + [w])
+            row["iree_amortized_ms"] = total / case["amortized_copies"] if isinstance(total, float) else total
+        for target, stock in case.get("stock", {}).items():
+            row[f"stock_{target}_ms"] = iree_benchmark_ms(bundle / "vmfb" / stock["vmfb"], [dy, w]) \
+                if "vmfb" in stock else "compile " + stock["error"]
+    del dy_d, w_d, dx_d
+    return row
+
+
+def check_cnn(case: dict, bundle: pathlib.Path, rng) -> dict:
+    import jax
+    import jax.numpy as jnp
+    from iree_cutlass.runtime import Module
+    from iree_cutlass.jax_models import forward_conv
+    row = {"tag": case["tag"], "dtype": case["dtype"], "offloaded": case.get("offloaded")}
+    if "error" in case:
+        row["error"] = "compile: " + case["error"]
+        return row
+    shapes = case["shapes"]
+    weights = [random_array(rng, s, case["dtype"]) for s in shapes["weights"]]
+    x = random_array(rng, shapes["x"], case["dtype"])
+    outputs = Module((bundle / "vmfb" / f"{case['tag']}.ours.vmfb").read_bytes())(*weights, x)
+
+    def loss(params, x):
+        h = x
+        for (w, stride, pad) in zip(params, (1, 2, 1, 1), (1, 1, 1, 0)):
+            h = jax.nn.relu(forward_conv(h, w, stride, pad))
+        return jnp.sum(h.astype(jnp.float32) ** 2)
+    grad = jax.jit(jax.grad(loss, argnums=(0, 1)))
+    f32 = lambda a: jnp.asarray(a.astype(np.float32))
+    ref_params, ref_x = grad(tuple(f32(w) for w in weights), f32(x))
+    jax_params, jax_x = grad(tuple(jnp.asarray(w) for w in weights), jnp.asarray(x))
+    references = [np.asarray(r, dtype=np.float64) for r in (*ref_params, ref_x)]
+    jax_low = [np.asarray(r).astype(np.float64) for r in (*jax_params, jax_x)]
+    row["ours_vs_f32"] = [rel_l2(np.asarray(o), r) for o, r in zip(outputs, references)]
+    row["jax_vs_f32"] = [rel_l2(j, r) for j, r in zip(jax_low, references)]
+    row["ok"] = all(e <= max(REL_L2_LIMIT, 2 * j) for e, j in zip(row["ours_vs_f32"], row["jax_vs_f32"]))
+    return row
+
+
+def ceilings(torch) -> dict:
+    """Copy bandwidth and dense f16 matmul rate, measured in this run."""
+    a = torch.empty(2 * 1024**3 // 2, dtype=torch.float16, device="cuda")
+    b = torch.empty_like(a)
+    copy_ms = event_median_ms(lambda: b.copy_(a), torch.cuda.synchronize,
+                              lambda: torch.cuda.Event(enable_timing=True))
+
+    m = torch.randn(8192, 8192, dtype=torch.float16, device="cuda")
+    mm_ms = event_median_ms(lambda: torch.mm(m, m), torch.cuda.synchronize,
+                            lambda: torch.cuda.Event(enable_timing=True))
+    return {"copy_gbps": 2 * 2 * 1024**3 / (copy_ms * 1e6), "f16_tflops": 2 * 8192**3 / (mm_ms * 1e9)}
+
+
+def environment(torch) -> dict:
+    smi = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
+                         capture_output=True, text=True).stdout.strip()
+    versions = {"python": platform.python_version(), "torch": torch.__version__,
+                "cudnn": torch.backends.cudnn.version()}
+    for name in ("jax", "cupy", "iree.runtime"):
+        try:
+            module = __import__(name, fromlist=["_"])
+            versions[name] = getattr(module, "__version__", getattr(getattr(module, "version", None),
+                                                                      "VERSION", "?"))
+        except Exception as error:  # noqa: BLE001 - record what is missing, keep checking
+            versions[name] = f"unavailable: {error}"
+    return {"card": smi, "versions": versions}
+
+
+def geomean(values) -> float | None:
+    values = [v for v in values if isinstance(v, float) and v > 0]
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bundle", type=pathlib.Path, default=pathlib.Path("out/gpu"))
+    parser.add_argument("--out", type=pathlib.Path, required=True)
+    parser.add_argument("--bench", action="store_true", help="time kernel, cuDNN and XLA")
+    parser.add_argument("--iree-bench", action="store_true", help="time ours and stock IREE per call")
+    parser.add_argument("--bench-dtypes", nargs="+", default=["f16"])
+    parser.add_argument("--only", default="", help="substring filter on case tags")
+    args = parser.parse_args()
+
+    import torch
+    manifest = json.loads((args.bundle / "cases.json").read_text())
+    result = {"commit": manifest["commit"], "dirty_tree": manifest["dirty"], **environment(torch),
+              "rel_l2_limit": REL_L2_LIMIT, "rows": []}
+    if args.bench:
+        result["ceilings"] = ceilings(torch)
+    rng = np.random.default_rng(20261202)
+    for case in manifest["cases"]:
+        if args.only not in case["tag"]:
+            continue
+        started = time.perf_counter()
+        try:
+            row = check_dgrad(case, args.bundle, rng, torch, args) if case["kind"] == "dgrad" \
+                else check_cnn(case, args.bundle, rng)
+        except Exception as error:  # noqa: BLE001 - one failing case must not hide the others
+            row = {"tag": case["tag"], "error": f"{type(error).__name__}: {str(error).splitlines()[0][:300]}"}
+        row["seconds"] = round(time.perf_counter() - started, 2)
+        result["rows"].append(row)
+        print(json.dumps(row), flush=True)
+        args.out.write_text(json.dumps(result, indent=1))
+
+    rows = result["rows"]
+    timed = [r for r in rows if "kernel_ms" in r]
+    for n in sorted({r.get("n") for r in timed}):
+        subset = [r for r in timed if r.get("n") == n]
+        result[f"geomean_n{n}"] = {
+            "kernel_over_cudnn": geomean([r["kernel_ms"] / r["cudnn_ms"] for r in subset]),
+            "xla_over_cudnn": geomean([r["xla_ms"] / r["cudnn_ms"] for r in subset]),
+            "layers": len(subset)}
+    args.out.write_text(json.dumps(result, indent=1))
+
+    print(f"\n{'case':34s} {'kernel':52s} {'iree_l2':>9s} {'kern_l2':>9s} {'unwr':>5s} "
+          f"{'ours ms':>8s} {'cudnn':>8s} {'xla':>8s}")
+    for r in rows:
+        fmt = lambda v: f"{v:8.4f}" if isinstance(v, float) else f"{'-':>8s}"
+        if "error" in r:
+            print(f"{r['tag']:34s} ERROR {r['error']}")
+            continue
+        if "iree_rel_l2" in r:
+            print(f"{r['tag']:34s} {str(r.get('kernel'))[:52]:52s} {r['iree_rel_l2']:9.2e} {r['kernel_rel_l2']:9.2e} "
+                  f"{r['kernel_unwritten']:5d} {fmt(r.get('kernel_ms'))} {fmt(r.get('cudnn_ms'))} {fmt(r.get('xla_ms'))}")
+        else:
+            print(f"{r['tag']:34s} ours vs f32 {['%.1e' % e for e in r['ours_vs_f32']]} "
+                  f"jax vs f32 {['%.1e' % e for e in r['jax_vs_f32']]}")
+    for key in sorted(k for k in result if k.startswith("geomean_")):
+        print(key, json.dumps(result[key]))
+    failed = [r["tag"] for r in rows if not r.get("ok")]
+    print(f"{len(rows) - len(failed)} passed, {len(failed)} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,142 @@
+"""Builds, on this machine (no GPU needed), everything bench/gpu_check.py runs on the GPU machine.
+
+    python bench/prepare_gpu.py --out out/gpu [--batches 8 256] [--dtypes f16 bf16] [--stock]
+
+For every ResNet-50 dgrad layer (and a small JAX CNN gradient) it lowers the JAX module, compiles it with the
+plugin for sm_90, optionally compiles it with stock IREE for sm_80 and sm_89 (a failure is recorded as such),
+copies the CUTLASS fatbins, and writes cases.json: what gpu_check.py needs to run, check and time each one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import pathlib
+import shutil
+import subprocess
+import sys
+import time
+
+from iree_cutlass.driver import CompileError, compile_source
+from iree_cutlass.jax_models import dgrad_module, multi_dgrad_module, small_cnn_grad_module, small_cnn_shapes
+from iree_cutlass.plugin.kernels import launch_geometry, push_constants
+from iree_cutlass.workloads import ConvLayer, resnet50_layers
+
+OURS_FLAGS = ["--iree-hal-target-device=cuda", "--iree-cuda-target=sm_90"]
+STOCK_TARGETS = ("sm_80", "sm_89")
+AMORTIZED_COPIES = 16
+
+# Problems off the ResNet-50 grid: odd sizes, 5x5 and 7x7 filters, stride 3, batch 1 and 3.
+EXTRA_LAYERS = [
+    ConvLayer("odd_5x5_s2", 3, 27, 19, 64, 32, 5, 2, 2, "f16"),
+    ConvLayer("odd_7x7_s3", 1, 23, 23, 16, 24, 7, 3, 3, "f16"),
+    ConvLayer("odd_3x3_s1_bf16", 3, 13, 9, 40, 24, 3, 1, 1, "bf16"),
+    ConvLayer("odd_1x1_s2_bf16", 2, 15, 15, 32, 64, 1, 2, 0, "bf16"),
+]
+
+
+def _compile(mlir: str, name: str, flags: list[str], plugin: bool):
+    remarks: list[str] = []
+    started = time.perf_counter()
+    try:
+        result = compile_source(mlir.encode(), name, flags, plugin=plugin, remark=remarks.append)
+    except CompileError as error:
+        return None, None, str(error), time.perf_counter() - started
+    return result.output, result.report, None, time.perf_counter() - started
+
+
+def _stock_compile(mlir_path: pathlib.Path, vmfb_path: pathlib.Path, target: str) -> str | None:
+    """Stock iree-compile in its own process (it can abort on LLVM errors); returns the error, if any."""
+    done = subprocess.run(["iree-compile", "--iree-hal-target-device=cuda", f"--iree-cuda-target={target}",
+                           str(mlir_path), "-o", str(vmfb_path)], capture_output=True, text=True)
+    if done.returncode == 0:
+        return None
+    lines = [l for l in done.stderr.splitlines() if "error" in l.lower()] or done.stderr.splitlines() or ["?"]
+    return lines[0].strip()[:300]
+
+
+def prepare_layer(layer: ConvLayer, out: pathlib.Path, stock: bool, amortized: bool) -> dict:
+    mlir = dgrad_module(layer)
+    mlir_path = out / "mlir" / f"{layer.tag}.mlir"
+    mlir_path.write_text(mlir)
+    case = {"kind": "dgrad", "tag": layer.tag, "layer": dataclasses.asdict(layer),
+            "flops": layer.flops, "min_bytes": layer.min_bytes}
+    vmfb, report, error, seconds = _compile(mlir, mlir_path.name, OURS_FLAGS, plugin=True)
+    case["compile_seconds"] = round(seconds, 3)
+    if error:
+        case["error"] = error
+        return case
+    (out / "vmfb" / f"{layer.tag}.ours.vmfb").write_bytes(vmfb)
+    offloaded = report.offloaded
+    case["offloaded"] = len(offloaded)
+    case["convs_left"] = len(report.records) - len(offloaded)
+    if len(offloaded) == 1:
+        record = offloaded[0]
+        kernel_file = out / "kernels" / pathlib.Path(record.kernel_path).name
+        if not kernel_file.exists():
+            shutil.copyfile(record.kernel_path, kernel_file)
+        geometry = launch_geometry(record.config, record.problem)
+        case["kernel"] = {"entry": record.kernel, "fatbin": kernel_file.name,
+                          "config": dataclasses.asdict(record.config),
+                          "problem": dataclasses.asdict(record.problem),
+                          "grid": list(geometry.grid), "block": list(geometry.block),
+                          "smem_bytes": geometry.smem_bytes, "constants": push_constants(record.problem)}
+    if amortized:
+        many = multi_dgrad_module(layer, AMORTIZED_COPIES)
+        vmfb_many, _, error_many, _ = _compile(many, f"{layer.tag}_x{AMORTIZED_COPIES}.mlir", OURS_FLAGS, True)
+        if vmfb_many is not None:
+            (out / "vmfb" / f"{layer.tag}.ours_x{AMORTIZED_COPIES}.vmfb").write_bytes(vmfb_many)
+            case["amortized_copies"] = AMORTIZED_COPIES
+    if stock:
+        case["stock"] = {}
+        for target in STOCK_TARGETS:
+            path = out / "vmfb" / f"{layer.tag}.stock_{target}.vmfb"
+            failure = _stock_compile(mlir_path, path, target)
+            case["stock"][target] = {"error": failure} if failure else {"vmfb": path.name}
+    return case
+
+
+def prepare_cnn(out: pathlib.Path, dtype: str) -> dict:
+    mlir = small_cnn_grad_module(dtype)
+    tag = f"cnn_grad_{dtype}"
+    vmfb, report, error, seconds = _compile(mlir, f"{tag}.mlir", OURS_FLAGS, plugin=True)
+    case = {"kind": "cnn", "tag": tag, "dtype": dtype, "shapes": small_cnn_shapes(), "compile_seconds": seconds}
+    if error:
+        case["error"] = error
+        return case
+    (out / "vmfb" / f"{tag}.ours.vmfb").write_bytes(vmfb)
+    case["offloaded"] = len(report.offloaded)
+    case["convs_left"] = len(report.records) - len(report.offloaded)
+    return case
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path("out/gpu"))
+    parser.add_argument("--batches", type=int, nargs="+", default=[8, 256])
+    parser.add_argument("--dtypes", nargs="+", default=["f16", "bf16"])
+    parser.add_argument("--stock", action="store_true", help="also compile each layer with stock IREE")
+    parser.add_argument("--amortized", action="store_true", help=f"also build {AMORTIZED_COPIES}-dgrad modules")
+    args = parser.parse_args()
+    for sub in ("mlir", "vmfb", "kernels"):
+        (args.out / sub).mkdir(parents=True, exist_ok=True)
+    layers = resnet50_layers(tuple(args.batches), tuple(args.dtypes)) + EXTRA_LAYERS
+    cases = []
+    for index, layer in enumerate(layers, 1):
+        print(f"[prepare] {index}/{len(layers)} {layer.tag}", file=sys.stderr, flush=True)
+        cases.append(prepare_layer(layer, args.out, args.stock and layer.dtype == "f16",
+                                   args.amortized and layer.dtype == "f16"))
+    for dtype in args.dtypes:
+        cases.append(prepare_cnn(args.out, dtype))
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    dirty = bool(subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                                capture_output=True, text=True).stdout.strip())
+    (args.out / "cases.json").write_text(json.dumps({"commit": commit, "dirty": dirty, "cases": cases}, indent=1))
+    failed = [c["tag"] for c in cases if "error" in c]
+    print(f"[prepare] {len(cases)} cases, {len(failed)} failed to compile: {failed}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
