@@ -1,0 +1,51 @@
+"""Launches every distinct kernel of a GPU bundle once, on the smallest case that uses it, for compute-sanitizer.
+
+    compute-sanitizer --tool memcheck  python3 bench/sanitize_kernels.py --bundle out/gpu
+    compute-sanitizer --tool racecheck python3 bench/sanitize_kernels.py --bundle out/gpu
+
+Only CuPy touches the GPU here (no torch, no IREE), so the sanitizer sees our kernels and little else. dx is
+poisoned first; the script exits non-zero if a launch fails or leaves an element unwritten.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import sys
+
+import numpy as np
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from gpu_check import KernelRunner, numpy_dtype, random_array  # noqa: E402
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bundle", type=pathlib.Path, default=pathlib.Path("out/gpu"))
+    args = parser.parse_args()
+    cases = [c for c in json.loads((args.bundle / "cases.json").read_text())["cases"] if "kernel" in c]
+    smallest: dict[str, dict] = {}
+    for case in sorted(cases, key=lambda c: c["flops"]):
+        smallest.setdefault(case["kernel"]["entry"], case)
+    rng = np.random.default_rng(7)
+    failures = 0
+    for entry, case in sorted(smallest.items()):
+        layer = case["layer"]
+        problem = case["kernel"]["problem"]
+        dy = random_array(rng, (problem["n"], problem["p"], problem["q"], problem["k"]), layer["dtype"])
+        w = random_array(rng, (problem["r"], problem["s"], problem["c"], problem["k"]), layer["dtype"])
+        runner = KernelRunner(args.bundle, case["kernel"])
+        dy_d, w_d, dx_d = runner.arrays(dy, w, (problem["n"], problem["h"], problem["w"], problem["c"]))
+        runner.launch(dy_d, w_d, dx_d)
+        runner.cupy.cuda.Device().synchronize()
+        dx = runner.cupy.asnumpy(dx_d).view(numpy_dtype(layer["dtype"])).astype(np.float32)
+        unwritten = int(np.count_nonzero(~np.isfinite(dx)))
+        failures += unwritten > 0
+        print(f"{entry:64s} on {case['tag']:28s} unwritten={unwritten}", flush=True)
+    print(f"{len(smallest) - failures} passed, {failures} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
