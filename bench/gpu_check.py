@@ -261,7 +261,16 @@ def check_cnn(case: dict, bundle: pathlib.Path, rng) -> dict:
     jax_low = [np.asarray(r).astype(np.float64) for r in (*jax_params, jax_x)]
     row["ours_vs_f32"] = [rel_l2(np.asarray(o), r) for o, r in zip(outputs, references)]
     row["jax_vs_f32"] = [rel_l2(j, r) for j, r in zip(jax_low, references)]
-    row["ok"] = all(e <= max(REL_L2_LIMIT, 2 * j) for e, j in zip(row["ours_vs_f32"], row["jax_vs_f32"]))
+    stock_path = bundle / "vmfb" / f"{case['tag']}.stock_sm_89.vmfb"
+    if stock_path.exists():
+        stock_outputs = Module(stock_path.read_bytes())(*weights, x)
+        row["stock_iree_vs_f32"] = [rel_l2(np.asarray(o), r) for o, r in zip(stock_outputs, references)]
+        row["ours_vs_stock_iree"] = [rel_l2(np.asarray(o), np.asarray(s, dtype=np.float64))
+                                     for o, s in zip(outputs, stock_outputs)]
+    # IREE's own f16 convs (forward, weight gradient) accumulate in f16, so the module's error floor is stock
+    # IREE's: the plugin passes if each gradient is within the limit or no worse than stock IREE's by 10%.
+    floors = row.get("stock_iree_vs_f32", [0.0] * len(references))
+    row["ok"] = all(e <= max(REL_L2_LIMIT, 1.1 * f) for e, f in zip(row["ours_vs_f32"], floors))
     return row
 
 
@@ -305,7 +314,8 @@ def main() -> int:
     parser.add_argument("--bench", action="store_true", help="time kernel, cuDNN and XLA")
     parser.add_argument("--iree-bench", action="store_true", help="time ours and stock IREE per call")
     parser.add_argument("--bench-dtypes", nargs="+", default=["f16"])
-    parser.add_argument("--only", default="", help="substring filter on case tags")
+    parser.add_argument("--only", nargs="+", default=[""], help="substring filters on case tags (any matches)")
+    parser.add_argument("--skip", nargs="+", default=[], help="case tags to leave out")
     args = parser.parse_args()
 
     import torch
@@ -316,7 +326,7 @@ def main() -> int:
         result["ceilings"] = ceilings(torch)
     rng = np.random.default_rng(20261202)
     for case in manifest["cases"]:
-        if args.only not in case["tag"]:
+        if not any(f in case["tag"] for f in args.only) or case["tag"] in args.skip:
             continue
         started = time.perf_counter()
         try:
@@ -351,6 +361,7 @@ def main() -> int:
                   f"{r['kernel_unwritten']:5d} {fmt(r.get('kernel_ms'))} {fmt(r.get('cudnn_ms'))} {fmt(r.get('xla_ms'))}")
         else:
             print(f"{r['tag']:34s} ours vs f32 {['%.1e' % e for e in r['ours_vs_f32']]} "
+                  f"stock IREE vs f32 {['%.1e' % e for e in r.get('stock_iree_vs_f32', [])]} "
                   f"jax vs f32 {['%.1e' % e for e in r['jax_vs_f32']]}")
     for key in sorted(k for k in result if k.startswith("geomean_")):
         print(key, json.dumps(result[key]))

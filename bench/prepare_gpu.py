@@ -106,6 +106,13 @@ def prepare_cnn(out: pathlib.Path, dtype: str) -> dict:
         case["error"] = error
         return case
     (out / "vmfb" / f"{tag}.ours.vmfb").write_bytes(vmfb)
+    # Stock IREE on the same module: its own f16 convs set the error floor the plugin is judged against.
+    stock, _, stock_error, _ = _compile(mlir, f"{tag}.mlir", ["--iree-hal-target-device=cuda",
+                                                              "--iree-cuda-target=sm_89"], plugin=False)
+    if stock is not None:
+        (out / "vmfb" / f"{tag}.stock_sm_89.vmfb").write_bytes(stock)
+    else:
+        case["stock_error"] = stock_error
     case["offloaded"] = len(report.offloaded)
     case["convs_left"] = len(report.records) - len(report.offloaded)
     return case
