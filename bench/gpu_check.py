@@ -130,33 +130,18 @@ def xla_ms(layer_obj, dy: np.ndarray, w_hwio: np.ndarray) -> float:
 # Ours: the kernel alone through CuPy, and the module through IREE
 
 
-class KernelRunner:
-    """Launches one of our fatbins exactly as IREE's CUDA HAL does: pointers, then 32-bit constants."""
+def kernel_launcher(bundle: pathlib.Path, kernel: dict):
+    from iree_cutlass.kernel_launch import KernelLauncher
+    return KernelLauncher(bundle / "kernels" / kernel["fatbin"], kernel["entry"], kernel["grid"], kernel["block"],
+                          kernel["smem_bytes"], kernel["constants"])
 
-    def __init__(self, bundle: pathlib.Path, kernel: dict):
-        import cupy
-        self.cupy = cupy
-        self.module = cupy.RawModule(path=str(bundle / "kernels" / kernel["fatbin"]))
-        self.function = self.module.get_function(kernel["entry"])
-        self.function.max_dynamic_shared_size_bytes = kernel["smem_bytes"]
-        self.kernel = kernel
 
-    def arrays(self, dy: np.ndarray, w_hwio: np.ndarray, dx_shape) -> tuple:
-        cp = self.cupy
-        w_krsc = np.ascontiguousarray(np.transpose(w_hwio, (3, 0, 1, 2)))
-        as16 = lambda a: cp.asarray(a.view(np.uint16))
-        dx = cp.full(dx_shape, 0x7E00 if dy.dtype == np.float16 else 0x7FC0, dtype=cp.uint16)  # NaN poison
-        return as16(dy), as16(w_krsc), dx
-
-    def launch(self, dy_d, w_d, dx_d) -> None:
-        k = self.kernel
-        args = (dy_d, w_d, dx_d, *[np.uint32(c) for c in k["constants"]])
-        self.function(tuple(k["grid"]), tuple(k["block"]), args, shared_mem=k["smem_bytes"])
-
-    def time_ms(self, dy_d, w_d, dx_d) -> float:
-        cp = self.cupy
-        return event_median_ms(lambda: self.launch(dy_d, w_d, dx_d), cp.cuda.Device().synchronize,
-                               lambda: cp.cuda.Event())
+def device_inputs(dy: np.ndarray, w_hwio: np.ndarray, dx_shape, dtype: str) -> tuple:
+    """dy, the filter in KRSC and a NaN-poisoned dx on the device, as 16-bit patterns."""
+    import cupy as cp
+    from iree_cutlass.kernel_launch import poisoned_output
+    w_krsc = np.ascontiguousarray(np.transpose(w_hwio, (3, 0, 1, 2)))
+    return cp.asarray(dy.view(np.uint16)), cp.asarray(w_krsc.view(np.uint16)), poisoned_output(dx_shape, dtype)
 
 
 def iree_benchmark_ms(vmfb: pathlib.Path, inputs: list[np.ndarray], extra_flags=()) -> float | str:
@@ -203,18 +188,19 @@ def check_dgrad(case: dict, bundle: pathlib.Path, rng, torch, args) -> dict:
     (dx_iree,) = module(dy, w)
     row["iree_rel_l2"] = rel_l2(np.asarray(dx_iree).reshape(dx_shape), reference)
 
-    runner = KernelRunner(bundle, case["kernel"])
-    dy_d, w_d, dx_d = runner.arrays(dy, w, dx_shape)
-    runner.launch(dy_d, w_d, dx_d)
-    runner.cupy.cuda.Device().synchronize()
-    dx_kernel = runner.cupy.asnumpy(dx_d).view(numpy_dtype(dtype))
+    import cupy as cp
+    launcher = kernel_launcher(bundle, case["kernel"])
+    dy_d, w_d, dx_d = device_inputs(dy, w, dx_shape, dtype)
+    launcher.launch(dy_d, w_d, dx_d)
+    cp.cuda.Device().synchronize()
+    dx_kernel = cp.asnumpy(dx_d).view(numpy_dtype(dtype))
     row["kernel_unwritten"] = int(np.count_nonzero(~np.isfinite(dx_kernel.astype(np.float32))))
     row["kernel_rel_l2"] = rel_l2(dx_kernel, reference)
     row["ok"] = bool(row["iree_rel_l2"] <= REL_L2_LIMIT and row["kernel_rel_l2"] <= REL_L2_LIMIT
                      and row["kernel_unwritten"] == 0)
 
     if args.bench and dtype in args.bench_dtypes and not case["tag"].startswith("odd_"):
-        row["kernel_ms"] = runner.time_ms(dy_d, w_d, dx_d)
+        row["kernel_ms"] = launcher.time_ms(dy_d, w_d, dx_d)
         row["cudnn_ms"] = cudnn_ms(torch, layer, dy, w)
         row["xla_ms"] = xla_ms(ConvLayer(**layer), dy, w)
         row["tflops"] = case["flops"] / (row["kernel_ms"] * 1e9)

@@ -13,6 +13,7 @@ import argparse
 import dataclasses
 import json
 import pathlib
+import random
 import shutil
 import subprocess
 import sys
@@ -34,6 +35,21 @@ EXTRA_LAYERS = [
     ConvLayer("odd_3x3_s1_bf16", 3, 13, 9, 40, 24, 3, 1, 1, "bf16"),
     ConvLayer("odd_1x1_s2_bf16", 2, 15, 15, 32, 64, 1, 2, 0, "bf16"),
 ]
+
+
+def random_layers(count: int, seed: int) -> list[ConvLayer]:
+    """Random dgrad problems the kernels should take: any batch, odd and non-square sizes, filters 1 to 7,
+    strides 1 to 4, any legal padding, even channel counts (alignments 8, 4 and 2), f16 and bf16."""
+    rng = random.Random(seed)
+    layers = []
+    while len(layers) < count:
+        r = rng.choice([1, 1, 2, 3, 3, 4, 5, 7])
+        stride, pad = rng.randint(1, 4), rng.randint(0, r - 1)
+        h, w = rng.randint(max(1, r - 2 * pad), 40), rng.randint(max(1, r - 2 * pad), 40)
+        c, k = 2 * rng.randint(1, 100), 2 * rng.randint(1, 100)
+        layers.append(ConvLayer(f"rand{len(layers):03d}", rng.randint(1, 4), h, w, c, k, r, stride, pad,
+                                rng.choice(["f16", "bf16"])))
+    return layers
 
 
 def _compile(mlir: str, name: str, flags: list[str], plugin: bool):
@@ -125,16 +141,20 @@ def main() -> int:
     parser.add_argument("--dtypes", nargs="+", default=["f16", "bf16"])
     parser.add_argument("--stock", action="store_true", help="also compile each layer with stock IREE")
     parser.add_argument("--amortized", action="store_true", help=f"also build {AMORTIZED_COPIES}-dgrad modules")
+    parser.add_argument("--random", type=int, default=0, metavar="N",
+                        help="N random problems instead of the ResNet-50 layers (no CNN)")
+    parser.add_argument("--seed", type=int, default=5)
     args = parser.parse_args()
     for sub in ("mlir", "vmfb", "kernels"):
         (args.out / sub).mkdir(parents=True, exist_ok=True)
-    layers = resnet50_layers(tuple(args.batches), tuple(args.dtypes)) + EXTRA_LAYERS
+    layers = random_layers(args.random, args.seed) if args.random else \
+        resnet50_layers(tuple(args.batches), tuple(args.dtypes)) + EXTRA_LAYERS
     cases = []
     for index, layer in enumerate(layers, 1):
         print(f"[prepare] {index}/{len(layers)} {layer.tag}", file=sys.stderr, flush=True)
         cases.append(prepare_layer(layer, args.out, args.stock and layer.dtype == "f16",
                                    args.amortized and layer.dtype == "f16"))
-    for dtype in args.dtypes:
+    for dtype in ([] if args.random else args.dtypes):
         cases.append(prepare_cnn(args.out, dtype))
     commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
     dirty = bool(subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],

@@ -17,7 +17,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from gpu_check import KernelRunner, numpy_dtype, random_array  # noqa: E402
+from gpu_check import device_inputs, kernel_launcher, numpy_dtype, random_array  # noqa: E402
 
 
 def main() -> int:
@@ -35,11 +35,13 @@ def main() -> int:
         problem = case["kernel"]["problem"]
         dy = random_array(rng, (problem["n"], problem["p"], problem["q"], problem["k"]), layer["dtype"])
         w = random_array(rng, (problem["r"], problem["s"], problem["c"], problem["k"]), layer["dtype"])
-        runner = KernelRunner(args.bundle, case["kernel"])
-        dy_d, w_d, dx_d = runner.arrays(dy, w, (problem["n"], problem["h"], problem["w"], problem["c"]))
-        runner.launch(dy_d, w_d, dx_d)
-        runner.cupy.cuda.Device().synchronize()
-        dx = runner.cupy.asnumpy(dx_d).view(numpy_dtype(layer["dtype"])).astype(np.float32)
+        import cupy as cp
+        launcher = kernel_launcher(args.bundle, case["kernel"])
+        dy_d, w_d, dx_d = device_inputs(dy, w, (problem["n"], problem["h"], problem["w"], problem["c"]),
+                                        layer["dtype"])
+        launcher.launch(dy_d, w_d, dx_d)
+        cp.cuda.Device().synchronize()
+        dx = cp.asnumpy(dx_d).view(numpy_dtype(layer["dtype"])).astype(np.float32)
         unwritten = int(np.count_nonzero(~np.isfinite(dx)))
         failures += unwritten > 0
         print(f"{entry:64s} on {case['tag']:28s} unwritten={unwritten}", flush=True)

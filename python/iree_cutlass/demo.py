@@ -12,7 +12,8 @@ import time
 
 import numpy as np
 
-from iree_cutlass.workloads import RESNET50, ConvLayer
+from iree_cutlass.reference import dgrad_reference
+from iree_cutlass.workloads import RESNET50, ConvLayer, dgrad_problem
 
 
 def _layers(args) -> list[ConvLayer]:
@@ -32,21 +33,6 @@ def _cuda_available() -> str | None:
     except Exception as error:  # noqa: BLE001 - any failure means: no usable CUDA device
         return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
     return None if devices else "the CUDA driver reports no device"
-
-
-def _reference(layer: ConvLayer, dy: np.ndarray, w_hwio: np.ndarray) -> np.ndarray:
-    """float64 dgrad by direct summation over filter taps."""
-    dy64, w64 = dy.astype(np.float64), w_hwio.astype(np.float64)
-    dx = np.zeros((layer.n, layer.h, layer.w, layer.c))
-    for r in range(layer.r):
-        rows = np.arange(layer.p) * layer.stride - layer.pad + r
-        row_ok = (rows >= 0) & (rows < layer.h)
-        for s in range(layer.r):
-            cols = np.arange(layer.q) * layer.stride - layer.pad + s
-            col_ok = (cols >= 0) & (cols < layer.w)
-            taps = np.einsum("npqk,ck->npqc", dy64[:, row_ok][:, :, col_ok], w64[r, s])
-            dx[:, rows[row_ok][:, None], cols[col_ok][None, :], :] += taps
-    return dx
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -88,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         except iree_cutlass.RunError as error:
             print(f"iree-cutlass-demo: error: {error}", file=sys.stderr)
             return 1
-        reference = _reference(layer, dy, w)
+        reference = dgrad_reference(dgrad_problem(layer), dy, np.transpose(w, (3, 0, 1, 2)))
         error = float(np.linalg.norm(dx.astype(np.float64) - reference) / np.linalg.norm(reference))
         ok = error <= 1e-2
         failures += not ok

@@ -80,3 +80,11 @@ class ConvLayer:
 def resnet50_layers(batches=BATCHES, dtypes=DTYPES) -> list[ConvLayer]:
     return [ConvLayer(name, n, h, w, c, k, r, stride, pad, dtype)
             for dtype in dtypes for n in batches for (name, h, w, c, k, r, stride, pad) in RESNET50]
+
+
+def dgrad_problem(layer: ConvLayer):
+    """The kernel library's description of a layer's dgrad."""
+    from iree_cutlass.plugin.problem import DgradProblem
+    return DgradProblem(n=layer.n, h=layer.h, w=layer.w, c=layer.c, k=layer.k, r=layer.r, s=layer.r,
+                        p=layer.p, q=layer.q, pad_h=layer.pad, pad_w=layer.pad,
+                        stride_h=layer.stride, stride_w=layer.stride, dtype=layer.dtype)

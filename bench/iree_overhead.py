@@ -1,0 +1,54 @@
+"""IREE's per-call overhead on one-dgrad modules under runtime settings, next to XLA's per call.
+
+    python3 bench/iree_overhead.py --bundle out/gpu --out $OUT/overhead.json [--tags TAG ...]
+
+Each setting is timed with iree-benchmark-module (median real time per call) on the same vmfb and inputs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import sys
+
+import numpy as np
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from gpu_check import iree_benchmark_ms, random_array, xla_ms  # noqa: E402
+
+SETTINGS = {
+    "default": [],
+    "caching_allocator": ["--device_allocator=caching"],
+    "sync_allocations": ["--cuda_async_allocations=false"],
+    "caching_no_streams": ["--device_allocator=caching", "--cuda_use_streams=false"],
+}
+DEFAULT_TAGS = ["s2_3x3_128_128s2_n8_f16", "s3_1x1_1024_256_n8_f16", "s1_3x3_64_64_n256_f16"]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bundle", type=pathlib.Path, default=pathlib.Path("out/gpu"))
+    parser.add_argument("--out", type=pathlib.Path, required=True)
+    parser.add_argument("--tags", nargs="+", default=DEFAULT_TAGS)
+    args = parser.parse_args()
+    from iree_cutlass.workloads import ConvLayer
+    cases = {c["tag"]: c for c in json.loads((args.bundle / "cases.json").read_text())["cases"]}
+    rng = np.random.default_rng(3)
+    rows = []
+    for tag in args.tags:
+        layer = cases[tag]["layer"]
+        conv = ConvLayer(**layer)
+        dy = random_array(rng, (conv.n, conv.p, conv.q, conv.k), conv.dtype)
+        w = random_array(rng, (conv.r, conv.r, conv.c, conv.k), conv.dtype)
+        row = {"tag": tag, "xla_ms": xla_ms(conv, dy, w)}
+        for name, flags in SETTINGS.items():
+            row[f"iree_{name}_ms"] = iree_benchmark_ms(args.bundle / "vmfb" / f"{tag}.ours.vmfb", [dy, w], flags)
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+        args.out.write_text(json.dumps({"rows": rows}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,58 @@
+"""Launching one of our fatbins outside IREE, exactly as IREE's CUDA HAL does (pointers, then 32-bit constants),
+through CuPy: for kernel-only timing, tuning and sanitizer runs on a GPU machine. Needs cupy and numpy only."""
+
+from __future__ import annotations
+
+import pathlib
+import statistics
+
+import numpy as np
+
+# Quiet NaN bit patterns: dx is filled with them first, so an element the kernel never writes stays NaN.
+POISON_BITS = {"f16": 0x7E00, "bf16": 0x7FC0}
+
+
+class KernelLauncher:
+    """One loaded kernel: `launch` runs it once, `time_ms` gives the median of CUDA-event loops."""
+
+    def __init__(self, fatbin: pathlib.Path, entry: str, grid, block, smem_bytes: int, constants):
+        import cupy
+        self.cupy = cupy
+        self.module = cupy.RawModule(path=str(fatbin))
+        self.function = self.module.get_function(entry)
+        self.function.max_dynamic_shared_size_bytes = smem_bytes
+        self.grid, self.block, self.smem_bytes = tuple(grid), tuple(block), smem_bytes
+        self.constants = tuple(np.uint32(c) for c in constants)
+
+    def launch(self, dy_d, w_krsc_d, dx_d) -> None:
+        self.function(self.grid, self.block, (dy_d, w_krsc_d, dx_d, *self.constants), shared_mem=self.smem_bytes)
+
+    def time_ms(self, dy_d, w_krsc_d, dx_d, rounds: int = 7, calls: int = 20) -> float:
+        cp = self.cupy
+        for _ in range(3):
+            self.launch(dy_d, w_krsc_d, dx_d)
+        cp.cuda.Device().synchronize()
+        times = []
+        for _ in range(rounds):
+            start, end = cp.cuda.Event(), cp.cuda.Event()
+            start.record()
+            for _ in range(calls):
+                self.launch(dy_d, w_krsc_d, dx_d)
+            end.record()
+            end.synchronize()
+            times.append(cp.cuda.get_elapsed_time(start, end) / calls)
+        return statistics.median(times)
+
+
+def poisoned_output(shape, dtype: str):
+    """A device array of 16-bit NaNs in the shape of dx."""
+    import cupy
+    return cupy.full(shape, POISON_BITS[dtype], dtype=cupy.uint16)
+
+
+def as_float64(bits, dtype: str):
+    """16-bit device data (uint16 bit patterns) widened to float64 on the device; cupy has no bf16 type."""
+    import cupy
+    if dtype == "f16":
+        return bits.view(cupy.float16).astype(cupy.float64)
+    return (bits.astype(cupy.uint32) << 16).view(cupy.float32).astype(cupy.float64)

@@ -1,0 +1,220 @@
+"""iree-cutlass-tune: measure every candidate kernel per problem and keep the fastest in a tuning table.
+
+Compile time needs no GPU: it reads the table the tuner wrote. Tuning splits where the tools are:
+
+    iree-cutlass-tune build   --out tune/ [--batches 8 256] [--dtypes f16 bf16]   # nvcc: here (parallel)
+    iree-cutlass-tune measure --plan tune/ --out tune/results.json [--with-cudnn]  # GPU (CuPy; torch for cuDNN)
+    iree-cutlass-tune table   --results tune/results.json --card h200            # writes plugin/tuning/h200.json
+
+`measure` checks each candidate before it times it (dx poisoned with NaN, every element written, relative L2
+against a float64 reference under 1e-2); a candidate that fails is recorded and never chosen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime
+import json
+import pathlib
+import shutil
+import sys
+import time
+
+from iree_cutlass.workloads import dgrad_problem, resnet50_layers
+
+REL_L2_LIMIT = 1e-2
+
+
+def _say(message: str) -> None:
+    print(f"[tune] {message}", file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------------------------------------- build
+
+
+def build(args) -> int:
+    from iree_cutlass.plugin.build import KernelBuildError, build_kernels
+    from iree_cutlass.plugin.kernels import launch_geometry, push_constants
+    from iree_cutlass.plugin.select import candidate_configs
+
+    problems = [dgrad_problem(layer) for layer in resnet50_layers(tuple(args.batches), tuple(args.dtypes))]
+    candidates = {problem: candidate_configs(problem) for problem in problems}
+    configs = list(dict.fromkeys(c for cs in candidates.values() for c in cs))
+    _say(f"{len(problems)} problems, {len(configs)} distinct candidate kernels to build for {args.arch}")
+    try:
+        built = dict(zip(configs, build_kernels(configs, arch=args.arch, jobs=args.jobs)))
+    except KernelBuildError as error:
+        print(f"iree-cutlass-tune: error: {error}", file=sys.stderr)
+        return 1
+    kernels_dir = args.out / "kernels"
+    kernels_dir.mkdir(parents=True, exist_ok=True)
+    for kernel in built.values():
+        shutil.copyfile(kernel.path, kernels_dir / kernel.path.name)
+    plan = {"arch": args.arch, "problems": []}
+    for problem, configs_for_problem in candidates.items():
+        plan["problems"].append({"key": problem.key(), "problem": dataclasses.asdict(problem), "candidates": [
+            {"config": dataclasses.asdict(config), "entry": config.name, "fatbin": built[config].path.name,
+             "grid": list(launch_geometry(config, problem).grid), "block": list(launch_geometry(config, problem).block),
+             "smem_bytes": launch_geometry(config, problem).smem_bytes, "constants": push_constants(problem)}
+            for config in configs_for_problem]})
+    (args.out / "plan.json").write_text(json.dumps(plan, indent=1))
+    _say(f"wrote {args.out / 'plan.json'}")
+    return 0
+
+
+# ------------------------------------------------------------------------------------------------- measure
+
+
+def _inputs(problem: dict, rng):
+    """Random dy and w_krsc on the host in the problem's dtype, as uint16 bit patterns and float64."""
+    import numpy as np
+    if problem["dtype"] == "bf16":
+        import ml_dtypes
+        dtype = ml_dtypes.bfloat16
+    else:
+        dtype = np.float16
+    dy = rng.standard_normal((problem["n"], problem["p"], problem["q"], problem["k"]), dtype=np.float32).astype(dtype)
+    w = rng.standard_normal((problem["k"], problem["r"], problem["s"], problem["c"]), dtype=np.float32).astype(dtype)
+    return dy, w
+
+
+def _cudnn_ms(problem: dict, dy, w_krsc) -> float:
+    import torch
+    torch.backends.cudnn.benchmark = True
+    tdtype = {"f16": torch.float16, "bf16": torch.bfloat16}[problem["dtype"]]
+    to_cl = lambda a, perm: torch.from_numpy(a.astype("float32")).to(tdtype).cuda().permute(*perm) \
+        .contiguous(memory_format=torch.channels_last)
+    dy_t, w_t = to_cl(dy, (0, 3, 1, 2)), to_cl(w_krsc, (0, 3, 1, 2))  # NPQK -> NKPQ, KRSC -> KCRS
+    x_t = torch.empty((problem["n"], problem["c"], problem["h"], problem["w"]), dtype=tdtype, device="cuda") \
+        .contiguous(memory_format=torch.channels_last)
+    stride, pad = [problem["stride_h"], problem["stride_w"]], [problem["pad_h"], problem["pad_w"]]
+
+    def run():
+        torch.ops.aten.convolution_backward(dy_t, x_t, w_t, None, stride, pad, [1, 1], False, [0, 0], 1,
+                                            [True, False, False])
+    for _ in range(3):
+        run()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(7):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(20):
+            run()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) / 20)
+    return sorted(times)[len(times) // 2]
+
+
+def measure(args) -> int:
+    import cupy as cp
+    import numpy as np
+    from iree_cutlass.kernel_launch import KernelLauncher, as_float64, poisoned_output
+    from iree_cutlass.reference import dgrad_reference
+
+    plan = json.loads((args.plan / "plan.json").read_text())
+    problems = [p for p in plan["problems"] if p["problem"]["dtype"] in args.dtypes]
+    results = {"arch": plan["arch"], "card": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(),
+               "driver": cp.cuda.runtime.driverGetVersion(), "measured": datetime.date.today().isoformat(),
+               "problems": []}
+    rng = np.random.default_rng(args.seed)
+    for index, entry in enumerate(problems, 1):
+        problem = entry["problem"]
+        dy, w_krsc = _inputs(problem, rng)
+        dy_d, w_d = cp.asarray(dy.view(np.uint16)), cp.asarray(w_krsc.view(np.uint16))
+        reference = dgrad_reference(problem, cp.asarray(dy.astype(np.float64)),
+                                    cp.asarray(w_krsc.astype(np.float64)), xp=cp)
+        reference_norm = float(cp.linalg.norm(reference))
+        dx_shape = (problem["n"], problem["h"], problem["w"], problem["c"])
+        row = {"key": entry["key"], "problem": problem, "candidates": []}
+        for candidate in entry["candidates"]:
+            outcome = {"config": candidate["config"], "entry": candidate["entry"]}
+            try:
+                launcher = KernelLauncher(args.plan / "kernels" / candidate["fatbin"], candidate["entry"],
+                                          candidate["grid"], candidate["block"], candidate["smem_bytes"],
+                                          candidate["constants"])
+                dx_d = poisoned_output(dx_shape, problem["dtype"])
+                launcher.launch(dy_d, w_d, dx_d)
+                cp.cuda.Device().synchronize()
+                dx = as_float64(dx_d, problem["dtype"])
+                outcome["unwritten"] = int(cp.count_nonzero(~cp.isfinite(dx)))
+                outcome["rel_l2"] = float(cp.linalg.norm(cp.nan_to_num(dx) - reference)) / reference_norm
+                outcome["valid"] = outcome["unwritten"] == 0 and outcome["rel_l2"] <= REL_L2_LIMIT
+                if outcome["valid"]:
+                    outcome["ms"] = launcher.time_ms(dy_d, w_d, dx_d, rounds=args.rounds, calls=args.calls)
+            except Exception as error:  # noqa: BLE001 - a candidate that cannot run is recorded, not chosen
+                outcome["valid"] = False
+                outcome["error"] = f"{type(error).__name__}: {str(error).splitlines()[0][:200]}"
+            row["candidates"].append(outcome)
+        if args.with_cudnn:
+            row["cudnn_ms"] = _cudnn_ms(problem, dy, w_krsc)
+        valid = [c for c in row["candidates"] if c.get("valid")]
+        best = min(valid, key=lambda c: c["ms"]) if valid else None
+        _say(f"{index}/{len(problems)} {entry['key']}: {len(valid)}/{len(row['candidates'])} valid, best "
+             f"{best['entry'] if best else '-'} {best['ms'] if best else float('nan'):.4f} ms"
+             + (f", cuDNN {row['cudnn_ms']:.4f} ms" if 'cudnn_ms' in row else ""))
+        results["problems"].append(row)
+        args.out.write_text(json.dumps(results, indent=1))
+    return 0
+
+
+# --------------------------------------------------------------------------------------------------- table
+
+
+def table(args) -> int:
+    results = json.loads(args.results.read_text())
+    from iree_cutlass.plugin.select import TUNING_DIR
+    path = args.out or TUNING_DIR / f"{args.card}.json"
+    existing = json.loads(path.read_text()) if path.is_file() else {}
+    entries = dict(existing.get("entries", {}))
+    for row in results["problems"]:
+        valid = sorted((c for c in row["candidates"] if c.get("valid")), key=lambda c: c["ms"])
+        if not valid:
+            continue
+        entries[row["key"]] = {"config": valid[0]["config"], "ms": round(valid[0]["ms"], 5),
+                               "runner_up_ms": round(valid[1]["ms"], 5) if len(valid) > 1 else None,
+                               "candidates": len(row["candidates"]), "valid": len(valid),
+                               **({"cudnn_ms": round(row["cudnn_ms"], 5)} if "cudnn_ms" in row else {})}
+    document = {"card": args.card, "measured_on": results["card"], "driver": results["driver"],
+                "arch": results["arch"], "measured": results["measured"],
+                "how": "iree-cutlass-tune measure: median of CUDA-event loops per candidate; fastest valid wins",
+                "entries": dict(sorted(entries.items()))}
+    temporary = path.with_suffix(".json.tmp")
+    temporary.write_text(json.dumps(document, indent=1) + "\n")
+    temporary.replace(path)
+    _say(f"wrote {len(entries)} entries to {path}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="iree-cutlass-tune", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_build = sub.add_parser("build", help="build every candidate kernel of the ResNet-50 dgrad problems")
+    p_build.add_argument("--out", type=pathlib.Path, required=True)
+    p_build.add_argument("--batches", type=int, nargs="+", default=[8, 256])
+    p_build.add_argument("--dtypes", nargs="+", default=["f16", "bf16"])
+    p_build.add_argument("--arch", default="sm_90")
+    p_build.add_argument("--jobs", type=int, default=None)
+    p_measure = sub.add_parser("measure", help="on a GPU: check and time every candidate")
+    p_measure.add_argument("--plan", type=pathlib.Path, required=True)
+    p_measure.add_argument("--out", type=pathlib.Path, required=True)
+    p_measure.add_argument("--dtypes", nargs="+", default=["f16", "bf16"])
+    p_measure.add_argument("--rounds", type=int, default=5)
+    p_measure.add_argument("--calls", type=int, default=10)
+    p_measure.add_argument("--seed", type=int, default=20261202)
+    p_measure.add_argument("--with-cudnn", action="store_true", help="also time cuDNN (needs torch)")
+    p_table = sub.add_parser("table", help="write the fastest valid candidate per problem to a tuning table")
+    p_table.add_argument("--results", type=pathlib.Path, required=True)
+    p_table.add_argument("--card", default="h200")
+    p_table.add_argument("--out", type=pathlib.Path, default=None)
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    code = {"build": build, "measure": measure, "table": table}[args.command](args)
+    _say(f"{args.command} took {time.perf_counter() - started:.1f} s")
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,44 @@
+"""iree-cutlass-tune: the plan it builds and the table it writes from measurements (no GPU needed here)."""
+
+import json
+
+from iree_cutlass import tune
+from iree_cutlass.plugin.kernels import KernelConfig
+from iree_cutlass.plugin.select import candidate_configs
+from iree_cutlass.workloads import dgrad_problem, resnet50_layers
+
+
+def _results(problem, timings):
+    """A results file as `measure` writes it, for the candidates of `problem` with the given outcomes."""
+    configs = candidate_configs(problem)[:len(timings)]
+    candidates = [{"config": c.__dict__ | {}, "entry": c.name, "valid": ms is not None,
+                   **({"ms": ms} if ms is not None else {"error": "CUDAError: launch failed"})}
+                  for c, ms in zip(configs, timings)]
+    return {"arch": "sm_90", "card": "NVIDIA H200", "driver": 13000, "measured": "2026-12-02",
+            "problems": [{"key": problem.key(), "problem": {}, "candidates": candidates, "cudnn_ms": 0.5}]}, configs
+
+
+def test_table_keeps_the_fastest_valid_candidate(tmp_path):
+    problem = dgrad_problem(resnet50_layers((8,), ("f16",))[5])
+    results, configs = _results(problem, [0.30, None, 0.20, 0.25])
+    (tmp_path / "results.json").write_text(json.dumps(results))
+    out = tmp_path / "h200.json"
+    assert tune.main(["table", "--results", str(tmp_path / "results.json"), "--out", str(out)]) == 0
+    entry = json.loads(out.read_text())["entries"][problem.key()]
+    assert KernelConfig(**entry["config"]) == configs[2]
+    assert (entry["ms"], entry["runner_up_ms"], entry["valid"], entry["cudnn_ms"]) == (0.2, 0.25, 3, 0.5)
+
+
+def test_table_skips_problems_with_no_valid_candidate_and_keeps_old_entries(tmp_path):
+    layers = resnet50_layers((8,), ("f16",))
+    first, second = dgrad_problem(layers[0]), dgrad_problem(layers[1])
+    out = tmp_path / "h200.json"
+    results, _ = _results(first, [0.1])
+    (tmp_path / "a.json").write_text(json.dumps(results))
+    tune.main(["table", "--results", str(tmp_path / "a.json"), "--out", str(out)])
+    results, _ = _results(second, [None, None])
+    (tmp_path / "b.json").write_text(json.dumps(results))
+    tune.main(["table", "--results", str(tmp_path / "b.json"), "--out", str(out)])
+    entries = json.loads(out.read_text())["entries"]
+    assert list(entries) == [first.key()]
+    assert not list(tmp_path.glob("*.tmp"))
