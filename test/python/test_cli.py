@@ -123,3 +123,13 @@ def test_opt_errors(tmp_path):
     bad.write_text("%0 = ")
     assert_one_line_error(run_tool("opt", str(bad)), fragment="cannot parse")
     assert_one_line_error(run_tool("opt", "--frobnicate", str(bad)), code=2, fragment="unknown flag")
+
+
+def test_output_to_a_device_writes_into_it_and_keeps_it(dgrad_file, tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    reader = subprocess.Popen(["cat", str(fifo)], stdout=subprocess.PIPE)
+    done = run_tool("compile", "--iree-plugin=cutlass", *CUDA, str(dgrad_file), "-o", str(fifo))
+    data = reader.communicate(timeout=60)[0]
+    assert done.returncode == 0, done.stderr
+    assert data[:2] == b"PK" and fifo.is_fifo()

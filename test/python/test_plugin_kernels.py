@@ -10,7 +10,7 @@ import pytest
 from iree_cutlass.plugin import kernels, select
 from iree_cutlass.plugin.kernels import KernelConfig, generate_source, launch_geometry, push_constants, supports
 from iree_cutlass.plugin.problem import DgradProblem
-from iree_cutlass.plugin.select import NoKernel, candidate_configs, select_kernel
+from iree_cutlass.plugin.select import NoKernel, candidate_configs, heuristic_config, select_kernel
 
 sys.path.insert(0, "/work/shared/reference")
 try:
@@ -241,11 +241,11 @@ def test_select_kernel_alignment_and_dtype():
 
 
 def test_select_kernel_heuristic_tiles():
-    # small problem, C <= 64 -> 64x64; big -> 128x128; big strided with C >= 256 -> 128x256
-    assert select_kernel(problem(n=1, c=64, k=64)).tile_n == 64
-    big = select_kernel(problem(n=256))
+    # The heuristic alone (the shipped table measures some of these problems): small problem, C <= 64 -> 64x64; big -> 128x128; big strided with C >= 256 -> 128x256
+    assert heuristic_config(problem(n=1, c=64, k=64)).tile_n == 64
+    big = heuristic_config(problem(n=256))
     assert (big.tile_m, big.tile_n) == (128, 128)
-    wide = select_kernel(problem(n=256, h=56, w=56, c=256, stride_h=2, stride_w=2))
+    wide = heuristic_config(problem(n=256, h=56, w=56, c=256, stride_h=2, stride_w=2))
     assert (wide.tile_m, wide.tile_n, wide.stride_support) == (128, 256, "strided")
 
 
@@ -294,3 +294,15 @@ def test_shipped_tuning_tables_are_valid():
             config = KernelConfig(**entry["config"])
             assert config.name
             assert re.fullmatch(r"n\d+_h\d+_w\d+_c\d+_k\d+_r\d+_s\d+_p\d+_q\d+_pad\d+x\d+_str\d+x\d+_(f16|bf16)", key)
+
+
+def test_shipped_h200_table_drives_resnet50_f16_selection():
+    # Every ResNet-50 f16 dgrad problem was measured on the H200; compile-time selection must use that winner.
+    import json
+    from iree_cutlass.plugin.kernels import KernelConfig
+    from iree_cutlass.plugin.select import TUNING_DIR
+    from iree_cutlass.workloads import dgrad_problem, resnet50_layers
+    entries = json.loads((TUNING_DIR / "h200.json").read_text())["entries"]
+    for layer in resnet50_layers(dtypes=("f16",)):
+        problem = dgrad_problem(layer)
+        assert select_kernel(problem) == KernelConfig(**entries[problem.key()]["config"])

@@ -45,7 +45,13 @@ def write_output(prog: str, path: str, data: bytes) -> None:
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
         return
+    target = pathlib.Path(path)
     try:
-        write_atomically(pathlib.Path(path), data)
+        if target.exists() and not target.is_file():
+            # A device or pipe (-o /dev/null, a FIFO): write into it; replacing it would destroy it.
+            with open(target, "wb") as stream:
+                stream.write(data)
+            return
+        write_atomically(target, data)
     except OSError as error:
         fail(prog, f"cannot write '{path}': {error.strerror}")
