@@ -142,7 +142,7 @@ def compile_source(source: bytes, source_name: str, flags: list[str], *, plugin:
     target = split_target_flags(flags)
 
     run_pass = plugin and PHASES.index(compile_to) >= PHASES.index(PASS_PHASE) and \
-        (compile_from is None or PHASES.index(compile_from) < PHASES.index(PASS_PHASE) or compile_from == PASS_PHASE)
+        (compile_from is None or PHASES.index(compile_from) <= PHASES.index(PASS_PHASE))
     if plugin and not run_pass:
         remark(f"warning: [iree-cutlass] the dgrad pass runs at the '{PASS_PHASE}' phase; "
                "these --compile-from/--compile-to phases skip it")
