@@ -132,16 +132,16 @@ def xla_ms(layer_obj, dy: np.ndarray, w_hwio: np.ndarray) -> float:
 
 def kernel_launcher(bundle: pathlib.Path, kernel: dict):
     from iree_cutlass.kernel_launch import KernelLauncher
-    return KernelLauncher(bundle / "kernels" / kernel["fatbin"], kernel["entry"], kernel["grid"], kernel["block"],
-                          kernel["smem_bytes"], kernel["constants"])
+    return KernelLauncher(bundle / "kernels" / kernel["fatbin"], kernel)
 
 
-def device_inputs(dy: np.ndarray, w_hwio: np.ndarray, dx_shape, dtype: str) -> tuple:
-    """dy, the filter in KRSC and a NaN-poisoned dx on the device, as 16-bit patterns."""
+def device_inputs(dy: np.ndarray, w_hwio: np.ndarray, dx_shape, dtype: str, layout: str) -> tuple:
+    """dy, the filter in the kernel's layout and a NaN-poisoned dx on the device, as 16-bit patterns."""
     import cupy as cp
-    from iree_cutlass.kernel_launch import poisoned_output
-    w_krsc = np.ascontiguousarray(np.transpose(w_hwio, (3, 0, 1, 2)))
-    return cp.asarray(dy.view(np.uint16)), cp.asarray(w_krsc.view(np.uint16)), poisoned_output(dx_shape, dtype)
+    from iree_cutlass.kernel_launch import filter_in_layout, poisoned_output
+    w_krsc = np.transpose(w_hwio, (3, 0, 1, 2))
+    w_kernel = filter_in_layout(w_krsc, layout)
+    return cp.asarray(dy.view(np.uint16)), cp.asarray(w_kernel.view(np.uint16)), poisoned_output(dx_shape, dtype)
 
 
 def iree_benchmark_ms(vmfb: pathlib.Path, inputs: list[np.ndarray], extra_flags=()) -> float | str:
@@ -190,7 +190,7 @@ def check_dgrad(case: dict, bundle: pathlib.Path, rng, torch, args) -> dict:
 
     import cupy as cp
     launcher = kernel_launcher(bundle, case["kernel"])
-    dy_d, w_d, dx_d = device_inputs(dy, w, dx_shape, dtype)
+    dy_d, w_d, dx_d = device_inputs(dy, w, dx_shape, dtype, launcher.filter_layout)
     launcher.launch(dy_d, w_d, dx_d)
     cp.cuda.Device().synchronize()
     dx_kernel = cp.asnumpy(dx_d).view(numpy_dtype(dtype))

@@ -19,9 +19,10 @@ import subprocess
 import sys
 import time
 
-from iree_cutlass.driver import CompileError, compile_source
+from iree_cutlass.driver import CompileError, compile_source, parse_kernel_families
+from iree_cutlass.plugin.select import ALL_FAMILIES
 from iree_cutlass.jax_models import dgrad_module, multi_dgrad_module, small_cnn_grad_module, small_cnn_shapes
-from iree_cutlass.plugin.kernels import launch_geometry, push_constants
+from iree_cutlass.plugin.kernels import launch_record
 from iree_cutlass.workloads import ConvLayer, resnet50_layers
 
 OURS_FLAGS = ["--iree-hal-target-device=cuda", "--iree-cuda-target=sm_90"]
@@ -37,26 +38,32 @@ EXTRA_LAYERS = [
 ]
 
 
-def random_layers(count: int, seed: int) -> list[ConvLayer]:
+def random_layers(count: int, seed: int, channel_multiple: int = 2) -> list[ConvLayer]:
     """Random dgrad problems the kernels should take: any batch, odd and non-square sizes, filters 1 to 7,
-    strides 1 to 4, any legal padding, even channel counts (alignments 8, 4 and 2), f16 and bf16."""
+    strides 1 to 4, any legal padding, channel counts that are multiples of `channel_multiple` (2: alignments
+    8, 4 and 2 for the sm80 kernels; 8 for the sm90 ones), f16 and bf16."""
     rng = random.Random(seed)
     layers = []
     while len(layers) < count:
         r = rng.choice([1, 1, 2, 3, 3, 4, 5, 7])
         stride, pad = rng.randint(1, 4), rng.randint(0, r - 1)
         h, w = rng.randint(max(1, r - 2 * pad), 40), rng.randint(max(1, r - 2 * pad), 40)
-        c, k = 2 * rng.randint(1, 100), 2 * rng.randint(1, 100)
+        c = channel_multiple * rng.randint(1, 200 // channel_multiple)
+        k = channel_multiple * rng.randint(1, 200 // channel_multiple)
         layers.append(ConvLayer(f"rand{len(layers):03d}", rng.randint(1, 4), h, w, c, k, r, stride, pad,
                                 rng.choice(["f16", "bf16"])))
     return layers
+
+
+KERNEL_FAMILIES = ALL_FAMILIES  # set from --kernels
 
 
 def _compile(mlir: str, name: str, flags: list[str], plugin: bool):
     remarks: list[str] = []
     started = time.perf_counter()
     try:
-        result = compile_source(mlir.encode(), name, flags, plugin=plugin, remark=remarks.append)
+        result = compile_source(mlir.encode(), name, flags, plugin=plugin, remark=remarks.append,
+                                kernel_families=KERNEL_FAMILIES)
     except CompileError as error:
         return None, None, str(error), time.perf_counter() - started
     return result.output, result.report, None, time.perf_counter() - started
@@ -92,12 +99,8 @@ def prepare_layer(layer: ConvLayer, out: pathlib.Path, stock: bool, amortized: b
         kernel_file = out / "kernels" / pathlib.Path(record.kernel_path).name
         if not kernel_file.exists():
             shutil.copyfile(record.kernel_path, kernel_file)
-        geometry = launch_geometry(record.config, record.problem)
-        case["kernel"] = {"entry": record.kernel, "fatbin": kernel_file.name,
-                          "config": dataclasses.asdict(record.config),
-                          "problem": dataclasses.asdict(record.problem),
-                          "grid": list(geometry.grid), "block": list(geometry.block),
-                          "smem_bytes": geometry.smem_bytes, "constants": push_constants(record.problem)}
+        case["kernel"] = {**launch_record(record.config, record.problem), "fatbin": kernel_file.name,
+                          "problem": dataclasses.asdict(record.problem)}
     if amortized:
         many = multi_dgrad_module(layer, AMORTIZED_COPIES)
         vmfb_many, _, error_many, _ = _compile(many, f"{layer.tag}_x{AMORTIZED_COPIES}.mlir", OURS_FLAGS, True)
@@ -144,17 +147,24 @@ def main() -> int:
     parser.add_argument("--random", type=int, default=0, metavar="N",
                         help="N random problems instead of the ResNet-50 layers (no CNN)")
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--channel-multiple", type=int, default=2, help="random problems' C and K divide by it")
+    parser.add_argument("--kernels", default="auto", help="--iree-cutlass-kernels for our modules")
+    parser.add_argument("--no-cnn", action="store_true", help="leave out the CNN gradient cases")
+    parser.add_argument("--only", nargs="+", default=[""], help="substring filters on layer tags")
     args = parser.parse_args()
+    global KERNEL_FAMILIES
+    KERNEL_FAMILIES = parse_kernel_families(args.kernels)
     for sub in ("mlir", "vmfb", "kernels"):
         (args.out / sub).mkdir(parents=True, exist_ok=True)
-    layers = random_layers(args.random, args.seed) if args.random else \
+    layers = random_layers(args.random, args.seed, args.channel_multiple) if args.random else \
         resnet50_layers(tuple(args.batches), tuple(args.dtypes)) + EXTRA_LAYERS
+    layers = [layer for layer in layers if any(f in layer.tag for f in args.only)]
     cases = []
     for index, layer in enumerate(layers, 1):
         print(f"[prepare] {index}/{len(layers)} {layer.tag}", file=sys.stderr, flush=True)
         cases.append(prepare_layer(layer, args.out, args.stock and layer.dtype == "f16",
                                    args.amortized and layer.dtype == "f16"))
-    for dtype in ([] if args.random else args.dtypes):
+    for dtype in ([] if args.random or args.no_cnn else args.dtypes):
         cases.append(prepare_cnn(args.out, dtype))
     commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
     dirty = bool(subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],

@@ -38,7 +38,7 @@ def main() -> int:
         import cupy as cp
         launcher = kernel_launcher(args.bundle, case["kernel"])
         dy_d, w_d, dx_d = device_inputs(dy, w, (problem["n"], problem["h"], problem["w"], problem["c"]),
-                                        layer["dtype"])
+                                        layer["dtype"], launcher.filter_layout)
         launcher.launch(dy_d, w_d, dx_d)
         cp.cuda.Device().synchronize()
         dx = cp.asnumpy(dx_d).view(numpy_dtype(layer["dtype"])).astype(np.float32)

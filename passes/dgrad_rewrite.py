@@ -1,8 +1,10 @@
 """Replaces a matched dgrad with a call to a private `util.func` that wraps one `hal.dispatch.extern`.
 
-The function takes dy and the forward filter as the frontend had them, relayouts the filter to KRSC (a plain
-permutation that IREE compiles into its own small dispatch) and dispatches the CUTLASS kernel. IREE inlines the
-call before it forms dispatches, exactly as for its own transform-spec kernel substitution.
+The function takes dy and the forward filter as the frontend had them, relayouts the filter to the kernel's
+order (KRSC for sm80 kernels, RSCK for sm90 ones: a plain permutation IREE compiles into its own small dispatch,
+or nothing when the frontend's filter is already in that order) and dispatches the CUTLASS kernel. Kernels that
+need scratch memory get it as a second result of the dispatch, which nothing reads. IREE inlines the call
+before it forms dispatches, exactly as for its own transform-spec kernel substitution.
 """
 
 from __future__ import annotations
@@ -10,9 +12,12 @@ from __future__ import annotations
 from iree.compiler import ir
 
 from iree_cutlass.plugin.build import BuiltKernel
-from iree_cutlass.plugin.kernels import KernelConfig, launch_geometry, push_constants
+from iree_cutlass.plugin.kernels import KernelConfig, launch
 
 from .dgrad_match import DgradMatch
+
+# Where each dimension of a filter layout sits in KRSC.
+_FROM_KRSC = {"krsc": [0, 1, 2, 3], "rsck": [1, 2, 3, 0]}
 
 # The extern's objects are keyed by this target; IREE's CUDA backend embeds them as they are.
 CUDA_OBJECT_TARGET = '#hal.executable.target<"cuda", "cuda-nvptx-fb">'
@@ -22,6 +27,11 @@ def _tensor_type(shape: list[int], element_type: str) -> str:
     return "tensor<" + "x".join(str(d) for d in shape) + f"x{element_type}>"
 
 
+def filter_permutation(match: DgradMatch, layout: str) -> list[int]:
+    """The linalg.transpose permutation taking the frontend's filter to `layout` ("krsc" or "rsck")."""
+    return [match.krsc_permutation[d] for d in _FROM_KRSC[layout]]
+
+
 def dgrad_function_text(name: str, match: DgradMatch, config: KernelConfig, kernel: BuiltKernel) -> str:
     """The MLIR of `util.func private @name(dy, filter) -> dx` for one matched problem."""
     problem = match.problem
@@ -29,19 +39,21 @@ def dgrad_function_text(name: str, match: DgradMatch, config: KernelConfig, kern
     dy_type = str(match.dy.type)
     filter_type = str(match.filter_source.type)
     dx_type = str(match.conv.results[0].type)
-    krsc_type = _tensor_type([problem.k, problem.r, problem.s, problem.c], element_type)
-    geometry = launch_geometry(config, problem)
-    constants = push_constants(problem)
+    geometry = launch(config, problem)
+    constants = geometry.constants
+    layout = geometry.filter_layout
+    extents = {"k": problem.k, "r": problem.r, "s": problem.s, "c": problem.c}
+    kernel_filter_type = _tensor_type([extents[d] for d in layout], element_type)
+    permutation = filter_permutation(match, layout)
 
     lines = [f"util.func private @{name}(%dy: {dy_type}, %filter: {filter_type}) -> {dx_type} {{"]
-    filter_krsc = "%filter"
-    if match.krsc_permutation != [0, 1, 2, 3]:
-        filter_krsc = "%filter_krsc"
-        permutation = ", ".join(str(d) for d in match.krsc_permutation)
+    kernel_filter = "%filter"
+    if permutation != [0, 1, 2, 3]:
+        kernel_filter = f"%filter_{layout}"
         lines += [
-            f"  %krsc_init = tensor.empty() : {krsc_type}",
-            f"  %filter_krsc = linalg.transpose ins(%filter : {filter_type}) outs(%krsc_init : {krsc_type})"
-            f" permutation = [{permutation}]",
+            f"  %{layout}_init = tensor.empty() : {kernel_filter_type}",
+            f"  {kernel_filter} = linalg.transpose ins(%filter : {filter_type}) outs(%{layout}_init : "
+            f"{kernel_filter_type}) permutation = [{', '.join(str(d) for d in permutation)}]",
         ]
     for index, value in enumerate(constants):
         # Push constants are 32-bit; print them as signed i32 so MLIR accepts every bit pattern.
@@ -51,9 +63,15 @@ def dgrad_function_text(name: str, match: DgradMatch, config: KernelConfig, kern
     operand_types = ", ".join("i32" for _ in constants)
     grid = geometry.grid
     block = geometry.block
+    results, result_types = "%dx", dx_type
+    bindings = ["ReadOnly", "ReadOnly", None]
+    if geometry.workspace_bytes:
+        results, result_types = "%dx, %workspace", f"{dx_type}, tensor<{geometry.workspace_bytes}xi8>"
+        result_types = f"({result_types})"
+        bindings.append(None)
     lines += [
-        f'  %dx = hal.dispatch.extern "{kernel.entry}"({operand_names}, %dy, {filter_krsc})'
-        f" : ({operand_types}, {dy_type}, {krsc_type}) -> {dx_type}",
+        f'  {results} = hal.dispatch.extern "{kernel.entry}"({operand_names}, %dy, {kernel_filter})'
+        f" : ({operand_types}, {dy_type}, {kernel_filter_type}) -> {result_types}",
         "    count(%device: !hal.device) -> (index, index, index) {",
         f"      %gx = arith.constant {grid[0]} : index",
         f"      %gy = arith.constant {grid[1]} : index",
@@ -61,9 +79,7 @@ def dgrad_function_text(name: str, match: DgradMatch, config: KernelConfig, kern
         "      hal.return %gx, %gy, %gz : index, index, index",
         "    }",
         f"    layout(#hal.pipeline.layout<constants = {len(constants)}, bindings = [",
-        "      #hal.pipeline.binding<storage_buffer, ReadOnly>,",
-        "      #hal.pipeline.binding<storage_buffer, ReadOnly>,",
-        "      #hal.pipeline.binding<storage_buffer>",
+        ",\n".join("      #hal.pipeline.binding<storage_buffer" + (f", {flag}>" if flag else ">") for flag in bindings),
         "    ]>)",
         "    objects({",
         f'      {CUDA_OBJECT_TARGET} ordinal(0) = [#hal.executable.object<{{path = "{kernel.path}"}}>]',

@@ -15,7 +15,7 @@ from iree.compiler import ir
 
 from iree_cutlass.plugin.build import build_kernels
 from iree_cutlass.plugin.kernels import supports
-from iree_cutlass.plugin.select import NoKernel, select_kernel
+from iree_cutlass.plugin.select import ALL_FAMILIES, NoKernel, select_kernel
 
 from .dgrad_match import DgradMatch, NotDgrad, match_dgrad
 from .dgrad_rewrite import dgrad_function_text, insert_function, replace_with_call
@@ -28,6 +28,7 @@ FUNCTION_PREFIX = "iree_cutlass_dgrad"
 @dataclass(frozen=True)
 class OffloadOptions:
     arch: str = "sm_90"                       # the GPU the CUTLASS kernels are built for
+    families: tuple[str, ...] = ALL_FAMILIES  # kernel families the selection may use (--iree-cutlass-kernels)
     cache_dir: pathlib.Path | None = None     # kernel cache; None means the default
     progress: Callable[[str], None] | None = None
 
@@ -71,7 +72,7 @@ def offload_dgrads(module: ir.Operation, options: OffloadOptions = OffloadOption
             continue
         record.problem, record.form = match.problem, match.form
         try:
-            config = select_kernel(match.problem)
+            config = select_kernel(match.problem, arch=options.arch, families=options.families)
         except NoKernel as reason:
             record.reason = str(reason)
             continue

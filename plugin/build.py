@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from .kernels import KernelConfig, generate_source
+from .kernels import KernelConfig, generate_source, nvcc_arch
 
 ARCHS = ("sm_80", "sm_86", "sm_89", "sm_90", "sm_90a")
 
@@ -118,7 +118,8 @@ class _Job:
     lock: pathlib.Path
 
 
-def _make_job(config: KernelConfig, arch: str, cache_dir: pathlib.Path, nvcc: pathlib.Path) -> _Job:
+def _make_job(config: KernelConfig, target_arch: str, cache_dir: pathlib.Path, nvcc: pathlib.Path) -> _Job:
+    arch = nvcc_arch(config, target_arch)
     source = generate_source(config)
     flags = tuple(nvcc_flags(arch))
     version = _nvcc_version(str(nvcc), nvcc.stat().st_mtime_ns)
@@ -224,6 +225,8 @@ def build_kernels(
     progress: Callable[[str], None] | None = None,
 ) -> list[BuiltKernel]:
     """Build every config (cache hits cost nothing), running up to `jobs` nvcc processes at once.
+
+    `arch` is the compile's CUDA target; a family that needs a specific one (sm90: sm_90a) uses that instead.
 
     Progress lines ("[iree-cutlass] building kernel 2/5: <name>") go to `progress`, or to stderr when it is
     None; a cache hit reports nothing. Returns one BuiltKernel per config, in order.

@@ -1,15 +1,17 @@
 """Choose a kernel config for a dgrad problem: a measured tuning table first, else a heuristic.
 
-Tuning tables live in plugin/tuning/<card>.json: {"entries": {problem.key(): {"config": {KernelConfig
-fields}, ...}}}. Only measured entries belong there.
+Tuning tables live in plugin/tuning/<card>.json: {"entries": {problem.key(): {"config": {"family": ...,
+config fields}, ...}}}. Only measured entries belong there. Kernels that cannot run on the compile's CUDA
+target (sm90 kernels off sm_90) are never chosen.
 """
-import dataclasses
 import functools
 import json
 import pathlib
 
-from .kernels import ALIGNMENTS, KernelConfig, launch_geometry, supports
+from . import sm90
+from .kernels import KernelConfig, config_from_dict, config_to_dict, runs_on, supports
 from .problem import DgradProblem
+from .sm80 import ALIGNMENTS, Sm80Config, launch_geometry
 
 TUNING_DIR = pathlib.Path(__file__).parent / "tuning"
 DEFAULT_CARD = "h200"
@@ -53,7 +55,7 @@ def _largest_alignment(extent: int) -> int | None:
     return next((a for a in ALIGNMENTS if extent % a == 0), None)
 
 
-def _config(problem: DgradProblem, stride_support: str, tile, stages: int, warps) -> KernelConfig:
+def _config(problem: DgradProblem, stride_support: str, tile, stages: int, warps) -> Sm80Config:
     """A config for `problem` with the widest alignments its K and C allow."""
     align_k = _largest_alignment(problem.k)
     align_c = _largest_alignment(problem.c)
@@ -63,7 +65,7 @@ def _config(problem: DgradProblem, stride_support: str, tile, stages: int, warps
         raise NoKernel(f"C={problem.c} is odd: CUTLASS's cp.async loads need C to be a multiple of 2")
     tm, tn, tk = tile
     wm, wn, wk = warps
-    return KernelConfig(
+    return Sm80Config(
         dtype=problem.dtype, stride_support=stride_support,
         tile_m=tm, tile_n=tn, tile_k=tk, warp_m=tm // wm, warp_n=tn // wn, warp_k=tk // wk,
         stages=stages, align_a=align_k, align_b=align_c, align_c=align_c,
@@ -74,8 +76,8 @@ def _stride_support(problem: DgradProblem) -> str:
     return "strided" if problem.strided else "unity"
 
 
-def candidate_configs(problem: DgradProblem) -> list[KernelConfig]:
-    """Every CUTLASS sm80 generator tile that computes `problem` (the space a tuner measures)."""
+def sm80_candidates(problem: DgradProblem) -> list[Sm80Config]:
+    """Every CUTLASS sm80 generator tile that computes `problem`."""
     stride_support = _stride_support(problem)
     try:
         configs = [_config(problem, stride_support, tile, stages, warps) for tile, stages, warps in SM80_TILES]
@@ -84,16 +86,39 @@ def candidate_configs(problem: DgradProblem) -> list[KernelConfig]:
     return [config for config in configs if supports(config, problem) is None]
 
 
+def candidate_configs(problem: DgradProblem, arch: str = "sm_90") -> list[KernelConfig]:
+    """The space a tuner measures: the sm80 tiles, and on sm_90 the Hopper kernels too."""
+    configs: list[KernelConfig] = list(sm80_candidates(problem))
+    if runs_on(sm90.Sm90Config(problem.dtype, 128, 128, 2, 1), arch):
+        configs += sm90.candidate_configs(problem)
+    return configs
+
+
 def _tiles(problem: DgradProblem, stride_support: str, tile_m: int, tile_n: int) -> int:
     probe = _config(problem, stride_support, (tile_m, tile_n, 32), 3, (2, 2, 1))
     grid = launch_geometry(probe, problem).grid
     return grid[0] * grid[1]
 
 
-def heuristic_config(problem: DgradProblem) -> KernelConfig:
-    """A default tile with no GPU at hand, fitted to the H200 measurements of shared/reference
-    (cutlass2x.jsonl, ResNet-50 layers at batch 8 and 256): 128x128 once it fills a wave of SMs, 128x256
-    for strided problems with C >= 256 and two waves of it, else 64x128 (64x64 when C <= 64)."""
+ALL_FAMILIES = ("sm80", "sm90")
+
+
+def sm90_heuristic_config(problem: DgradProblem) -> sm90.Sm90Config:
+    """A Hopper tile with no measurement at hand: N tile fitted to C (a 64-channel layer wastes half of a
+    128-wide tile), the deepest pipeline that fits, one CTA per SM."""
+    tile_n = 64 if problem.c <= 64 else 128 if problem.c <= 128 else 256
+    return sm90.Sm90Config(problem.dtype, 128, tile_n, sm90.max_stages(128, tile_n, 1, problem.dtype), 1)
+
+
+def heuristic_config(problem: DgradProblem, arch: str = "sm_90", families=ALL_FAMILIES) -> KernelConfig:
+    """A default kernel with no GPU at hand: the sm80 tiles fitted to the H200 measurements of
+    shared/reference (cutlass2x.jsonl, ResNet-50 layers at batch 8 and 256), or the sm90 one when only that
+    family is allowed. sm80: 128x128 once it fills a wave of SMs, 128x256 for strided problems with C >= 256
+    and two waves of it, else 64x128 (64x64 when C <= 64)."""
+    if "sm80" not in families:
+        if "sm90" in families and arch in ("sm_90", "sm_90a"):
+            return sm90_heuristic_config(problem)
+        raise NoKernel(f"no kernel family of {', '.join(families)} runs on {arch}")
     stride_support = _stride_support(problem)
     if stride_support == "strided" and problem.c >= 256 and _tiles(problem, stride_support, 128, 256) >= 2 * _SM_COUNT:
         return _config(problem, stride_support, (128, 256, 32), 3, (2, 4, 1))
@@ -116,8 +141,10 @@ def _load_table(path: pathlib.Path) -> dict:
     return entries
 
 
-def tuned_config(problem: DgradProblem, card: str = DEFAULT_CARD) -> KernelConfig | None:
-    """The measured best config for `problem` from plugin/tuning/<card>.json, or None if it has none."""
+def tuned_config(problem: DgradProblem, card: str = DEFAULT_CARD, arch: str = "sm_90",
+                 families=ALL_FAMILIES) -> KernelConfig | None:
+    """The measured best config for `problem` from plugin/tuning/<card>.json that runs on `arch` and is of one
+    of `families`, or None."""
     path = TUNING_DIR / f"{card}.json"
     if not path.is_file():
         return None
@@ -125,26 +152,28 @@ def tuned_config(problem: DgradProblem, card: str = DEFAULT_CARD) -> KernelConfi
     if entry is None:
         return None
     try:
-        config = KernelConfig(**entry["config"])
+        config = config_from_dict(entry["config"])
     except (KeyError, TypeError, ValueError) as error:
         raise ValueError(f"tuning table {path}: bad entry for {problem.key()}: {error}") from None
+    if not runs_on(config, arch) or config.family not in families:
+        return None
     reason = supports(config, problem)
     if reason is not None:
         raise ValueError(f"tuning table {path}: entry for {problem.key()} does not fit the problem: {reason}")
     return config
 
 
-def select_kernel(problem: DgradProblem, card: str = DEFAULT_CARD) -> KernelConfig:
-    """The config to build for `problem`: the tuning table's entry if any, else the heuristic's."""
-    config = tuned_config(problem, card)
+def select_kernel(problem: DgradProblem, card: str = DEFAULT_CARD, arch: str = "sm_90",
+                  families=ALL_FAMILIES) -> KernelConfig:
+    """The config to build for `problem`: the tuning table's entry if any, else the heuristic's; only kernels
+    of `families` (the --iree-cutlass-kernels choice)."""
+    config = tuned_config(problem, card, arch, families)
     if config is None:
-        config = heuristic_config(problem)
+        config = heuristic_config(problem, arch, families)
     reason = supports(config, problem)
     if reason is not None:
         raise NoKernel(reason)
     return config
 
 
-def config_to_dict(config: KernelConfig) -> dict:
-    """The JSON form of a config in tuning tables."""
-    return dataclasses.asdict(config)
+__all__ = ["ALL_FAMILIES", "NoKernel", "candidate_configs", "config_to_dict", "heuristic_config", "select_kernel", "tuned_config"]

@@ -22,6 +22,7 @@ from iree.compiler.api import ctypes_dl
 from iree_cutlass.passes.offload_dgrad import OffloadOptions, offload_dgrads
 from iree_cutlass.passes.report import Report
 from iree_cutlass.plugin.build import KernelBuildError
+from iree_cutlass.plugin.select import ALL_FAMILIES
 
 PHASES = ["start", "input", "abi", "preprocessing", "global-optimization", "dispatch-creation", "flow",
           "stream", "executable-sources", "executable-configurations", "executable-targets", "hal", "vm", "end"]
@@ -38,6 +39,19 @@ MIN_CUTLASS_ARCH = 80
 
 class CompileError(Exception):
     """A compile that cannot go on; the message is one line for the user."""
+
+
+def parse_kernel_families(value: str) -> tuple[str, ...]:
+    """The --iree-cutlass-kernels value: `auto` (every family, chosen per problem by tuning data) or a comma
+    list of families (sm80, sm90) to restrict the choice to."""
+    if value == "auto":
+        return ALL_FAMILIES
+    families = tuple(dict.fromkeys(v.strip() for v in value.split(",")))
+    unknown = [f for f in families if f not in ALL_FAMILIES]
+    if unknown or not families:
+        raise CompileError(f"--iree-cutlass-kernels={value}: expected auto or a comma list of "
+                           f"{', '.join(ALL_FAMILIES)}")
+    return families
 
 
 @dataclass
@@ -132,6 +146,7 @@ def _stderr_muted():
 def compile_source(source: bytes, source_name: str, flags: list[str], *, plugin: bool = True,
                    compile_to: str = "end", compile_from: str | None = None,
                    cache_dir: pathlib.Path | None = None,
+                   kernel_families: tuple[str, ...] = ALL_FAMILIES,
                    remark: Callable[[str], None] | None = None,
                    progress: Callable[[str], None] | None = None) -> CompileResult:
     """Compiles MLIR (text or bytecode) with the given iree-compile flags; the plugin on or off."""
@@ -154,6 +169,9 @@ def compile_source(source: bytes, source_name: str, flags: list[str], *, plugin:
         if arch_number is None or arch_number < MIN_CUTLASS_ARCH:
             raise CompileError("--iree-plugin=cutlass needs --iree-cuda-target=sm_80 or newer "
                                f"(got {target.kernel_arch or 'none'})")
+        if kernel_families == ("sm90",) and target.kernel_arch not in ("sm_90", "sm_90a"):
+            raise CompileError(f"--iree-cutlass-kernels=sm90 needs --iree-cuda-target=sm_90 "
+                               f"(got {target.kernel_arch})")
 
     session = Session()
     _set_flags(session, target.iree_flags if plugin else flags)
@@ -180,7 +198,7 @@ def compile_source(source: bytes, source_name: str, flags: list[str], *, plugin:
 
     try:
         report = offload_dgrads(module_op, OffloadOptions(arch=target.kernel_arch, cache_dir=cache_dir,
-                                                       progress=progress))
+                                                       families=kernel_families, progress=progress))
     except KernelBuildError as error:
         raise CompileError(str(error)) from None
     for record in report.records:

@@ -1,4 +1,4 @@
-"""Launching one of our fatbins outside IREE, exactly as IREE's CUDA HAL does (pointers, then 32-bit constants),
+"""Launching one of our fatbins outside IREE, exactly as IREE's CUDA HAL does (bindings, then 32-bit constants),
 through CuPy: for kernel-only timing, tuning and sanitizer runs on a GPU machine. Needs cupy and numpy only."""
 
 from __future__ import annotations
@@ -11,33 +11,50 @@ import numpy as np
 # Quiet NaN bit patterns: dx is filled with them first, so an element the kernel never writes stays NaN.
 POISON_BITS = {"f16": 0x7E00, "bf16": 0x7FC0}
 
+# Where each filter layout's dimensions sit in KRSC (the reference layout of the checks).
+_FROM_KRSC = {"krsc": (0, 1, 2, 3), "rsck": (1, 2, 3, 0)}
+
+
+def filter_in_layout(w_krsc: np.ndarray, layout: str) -> np.ndarray:
+    """The filter, given as [K, R, S, C], in the kernel's binding layout ("krsc" or "rsck"), contiguous."""
+    return np.ascontiguousarray(np.transpose(w_krsc, _FROM_KRSC[layout]))
+
 
 class KernelLauncher:
-    """One loaded kernel: `launch` runs it once, `time_ms` gives the median of CUDA-event loops."""
+    """One loaded kernel: `launch` runs it once, `time_ms` gives the median of CUDA-event loops.
 
-    def __init__(self, fatbin: pathlib.Path, entry: str, grid, block, smem_bytes: int, constants):
+    `record` is kernels.launch_record(...) plus the fatbin it was built into; a kernel with a workspace gets
+    one allocated here, as IREE allocates the dispatch's second result."""
+
+    def __init__(self, fatbin: pathlib.Path, record: dict):
         import cupy
         self.cupy = cupy
         self.module = cupy.RawModule(path=str(fatbin))
-        self.function = self.module.get_function(entry)
-        self.function.max_dynamic_shared_size_bytes = smem_bytes
-        self.grid, self.block, self.smem_bytes = tuple(grid), tuple(block), smem_bytes
-        self.constants = tuple(np.uint32(c) for c in constants)
+        self.function = self.module.get_function(record["entry"])
+        self.function.max_dynamic_shared_size_bytes = record["smem_bytes"]
+        self.grid, self.block = tuple(record["grid"]), tuple(record["block"])
+        self.smem_bytes = record["smem_bytes"]
+        self.constants = tuple(np.uint32(c) for c in record["constants"])
+        self.filter_layout = record.get("filter_layout", "krsc")
+        workspace = record.get("workspace_bytes", 0)
+        self.workspace = cupy.zeros(workspace, dtype=cupy.uint8) if workspace else None
 
-    def launch(self, dy_d, w_krsc_d, dx_d) -> None:
-        self.function(self.grid, self.block, (dy_d, w_krsc_d, dx_d, *self.constants), shared_mem=self.smem_bytes)
+    def launch(self, dy_d, w_d, dx_d) -> None:
+        """dy [N,P,Q,K], the filter in `self.filter_layout`, dx [N,H,W,C], all on the device."""
+        bindings = (dy_d, w_d, dx_d) + ((self.workspace,) if self.workspace is not None else ())
+        self.function(self.grid, self.block, (*bindings, *self.constants), shared_mem=self.smem_bytes)
 
-    def time_ms(self, dy_d, w_krsc_d, dx_d, rounds: int = 7, calls: int = 20) -> float:
+    def time_ms(self, dy_d, w_d, dx_d, rounds: int = 7, calls: int = 20) -> float:
         cp = self.cupy
         for _ in range(3):
-            self.launch(dy_d, w_krsc_d, dx_d)
+            self.launch(dy_d, w_d, dx_d)
         cp.cuda.Device().synchronize()
         times = []
         for _ in range(rounds):
             start, end = cp.cuda.Event(), cp.cuda.Event()
             start.record()
             for _ in range(calls):
-                self.launch(dy_d, w_krsc_d, dx_d)
+                self.launch(dy_d, w_d, dx_d)
             end.record()
             end.synchronize()
             times.append(cp.cuda.get_elapsed_time(start, end) / calls)

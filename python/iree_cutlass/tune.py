@@ -35,11 +35,12 @@ def _say(message: str) -> None:
 
 def build(args) -> int:
     from iree_cutlass.plugin.build import KernelBuildError, build_kernels
-    from iree_cutlass.plugin.kernels import launch_geometry, push_constants
+    from iree_cutlass.plugin.kernels import launch_record
     from iree_cutlass.plugin.select import candidate_configs
 
     problems = [dgrad_problem(layer) for layer in resnet50_layers(tuple(args.batches), tuple(args.dtypes))]
-    candidates = {problem: candidate_configs(problem) for problem in problems}
+    candidates = {problem: [c for c in candidate_configs(problem, args.arch) if c.family in args.families]
+                  for problem in problems}
     configs = list(dict.fromkeys(c for cs in candidates.values() for c in cs))
     _say(f"{len(problems)} problems, {len(configs)} distinct candidate kernels to build for {args.arch}")
     try:
@@ -54,10 +55,7 @@ def build(args) -> int:
     plan = {"arch": args.arch, "problems": []}
     for problem, configs_for_problem in candidates.items():
         plan["problems"].append({"key": problem.key(), "problem": dataclasses.asdict(problem), "candidates": [
-            {"config": dataclasses.asdict(config), "entry": config.name, "fatbin": built[config].path.name,
-             "grid": list(launch_geometry(config, problem).grid), "block": list(launch_geometry(config, problem).block),
-             "smem_bytes": launch_geometry(config, problem).smem_bytes, "constants": push_constants(problem)}
-            for config in configs_for_problem]})
+            {**launch_record(config, problem), "fatbin": built[config].path.name} for config in configs_for_problem]})
     (args.out / "plan.json").write_text(json.dumps(plan, indent=1))
     _say(f"wrote {args.out / 'plan.json'}")
     return 0
@@ -111,7 +109,7 @@ def _cudnn_ms(problem: dict, dy, w_krsc) -> float:
 def measure(args) -> int:
     import cupy as cp
     import numpy as np
-    from iree_cutlass.kernel_launch import KernelLauncher, as_float64, poisoned_output
+    from iree_cutlass.kernel_launch import KernelLauncher, as_float64, filter_in_layout, poisoned_output
     from iree_cutlass.reference import dgrad_reference
 
     plan = json.loads((args.plan / "plan.json").read_text())
@@ -123,7 +121,8 @@ def measure(args) -> int:
     for index, entry in enumerate(problems, 1):
         problem = entry["problem"]
         dy, w_krsc = _inputs(problem, rng)
-        dy_d, w_d = cp.asarray(dy.view(np.uint16)), cp.asarray(w_krsc.view(np.uint16))
+        dy_d = cp.asarray(dy.view(np.uint16))
+        filters = {layout: cp.asarray(filter_in_layout(w_krsc, layout).view(np.uint16)) for layout in ("krsc", "rsck")}
         reference = dgrad_reference(problem, cp.asarray(dy.astype(np.float64)),
                                     cp.asarray(w_krsc.astype(np.float64)), xp=cp)
         reference_norm = float(cp.linalg.norm(reference))
@@ -132,9 +131,8 @@ def measure(args) -> int:
         for candidate in entry["candidates"]:
             outcome = {"config": candidate["config"], "entry": candidate["entry"]}
             try:
-                launcher = KernelLauncher(args.plan / "kernels" / candidate["fatbin"], candidate["entry"],
-                                          candidate["grid"], candidate["block"], candidate["smem_bytes"],
-                                          candidate["constants"])
+                launcher = KernelLauncher(args.plan / "kernels" / candidate["fatbin"], candidate)
+                w_d = filters[launcher.filter_layout]
                 dx_d = poisoned_output(dx_shape, problem["dtype"])
                 launcher.launch(dy_d, w_d, dx_d)
                 cp.cuda.Device().synchronize()
@@ -197,6 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     p_build.add_argument("--dtypes", nargs="+", default=["f16", "bf16"])
     p_build.add_argument("--arch", default="sm_90")
     p_build.add_argument("--jobs", type=int, default=None)
+    p_build.add_argument("--families", nargs="+", default=["sm80", "sm90"], help="kernel families to build")
     p_measure = sub.add_parser("measure", help="on a GPU: check and time every candidate")
     p_measure.add_argument("--plan", type=pathlib.Path, required=True)
     p_measure.add_argument("--out", type=pathlib.Path, required=True)

@@ -8,9 +8,10 @@ import textwrap
 
 import pytest
 
-from iree_cutlass.plugin import build, kernels
+from iree_cutlass.plugin import build
+from iree_cutlass.plugin import sm80 as kernels
 from iree_cutlass.plugin.build import KernelBuildError, build_kernel, build_kernels
-from iree_cutlass.plugin.kernels import KernelConfig
+from iree_cutlass.plugin.sm80 import Sm80Config as KernelConfig
 
 FATBIN_MAGIC = bytes.fromhex("50ed55ba")  # fatbin header magic 0xBA55ED50, little-endian
 
@@ -114,8 +115,8 @@ def test_concurrent_builds_leave_one_valid_entry(tmp_path):
     script = textwrap.dedent(f"""
         import pathlib
         from iree_cutlass.plugin.build import build_kernel
-        from iree_cutlass.plugin.kernels import KernelConfig
-        config = KernelConfig("f16", "unity", 64, 64, 32, 32, 32, 32, 6, 8, 8, 8)
+        from iree_cutlass.plugin.sm80 import Sm80Config
+        config = Sm80Config("f16", "unity", 64, 64, 32, 32, 32, 32, 6, 8, 8, 8)
         print(build_kernel(config, cache_dir=pathlib.Path({str(tmp_path)!r})).path)
     """)
     procs = [subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,

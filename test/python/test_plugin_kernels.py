@@ -1,4 +1,4 @@
-"""CPU-only checks of the kernel library: problems, configs, launch geometry, supports() and selection."""
+"""CPU-only checks of the kernel library: problems, sm80 configs, launch geometry, supports() and selection."""
 import json
 import math
 import pathlib
@@ -7,10 +7,15 @@ import sys
 
 import pytest
 
-from iree_cutlass.plugin import kernels, select
-from iree_cutlass.plugin.kernels import KernelConfig, generate_source, launch_geometry, push_constants, supports
+from iree_cutlass.plugin import select, sm80
+from iree_cutlass.plugin import sm80 as kernels  # the sm80 family's formulas
+from iree_cutlass.plugin.kernels import config_from_dict, config_to_dict, generate_source, launch, supports
 from iree_cutlass.plugin.problem import DgradProblem
 from iree_cutlass.plugin.select import NoKernel, candidate_configs, heuristic_config, select_kernel
+from iree_cutlass.plugin.sm80 import Sm80Config as KernelConfig
+from iree_cutlass.plugin.sm80 import launch_geometry
+
+SM80 = ("sm80",)
 
 sys.path.insert(0, "/work/shared/reference")
 try:
@@ -88,9 +93,11 @@ def test_problem_rejects_bad_fields(field, value):
 
 @pytest.mark.parametrize("tag, prob", ALL_RESNET, ids=[t for t, _ in ALL_RESNET])
 def test_push_constants_order(tag, prob):
-    assert push_constants(prob) == [prob.n, prob.h, prob.w, prob.c, prob.k, prob.r, prob.s, prob.p, prob.q,
-                                    prob.pad_h, prob.pad_w, prob.stride_h, prob.stride_w]
-    assert len(push_constants(prob)) == 13
+    constants = launch(make_config("strided"), prob).constants
+    assert constants == [prob.n, prob.h, prob.w, prob.c, prob.k, prob.r, prob.s, prob.p, prob.q,
+                         prob.pad_h, prob.pad_w, prob.stride_h, prob.stride_w]
+    assert launch(make_config("strided"), prob).workspace_bytes == 0
+    assert launch(make_config("strided"), prob).filter_layout == "krsc"
 
 
 CONFIGS_FOR_GRID = [
@@ -225,7 +232,7 @@ def test_supports_accepts():
 
 @pytest.mark.parametrize("tag, prob", ALL_RESNET, ids=[t for t, _ in ALL_RESNET])
 def test_select_kernel_resnet(tag, prob):
-    config = select_kernel(prob)
+    config = select_kernel(prob, families=SM80)
     assert supports(config, prob) is None
     assert config.stride_support == ("strided" if prob.stride_h > 1 else "unity")
     assert (config.align_a, config.align_b, config.align_c) == (8, 8, 8)
@@ -233,10 +240,10 @@ def test_select_kernel_resnet(tag, prob):
 
 
 def test_select_kernel_alignment_and_dtype():
-    config = select_kernel(problem(c=36, k=20, dtype="bf16"))
+    config = select_kernel(problem(c=36, k=20, dtype="bf16"))  # sm90 needs channels of 8: sm80 takes it
     assert (config.align_a, config.align_b, config.align_c) == (4, 4, 4)
     assert config.dtype == "bf16"
-    config = select_kernel(problem(c=34, k=128))
+    config = select_kernel(problem(c=34, k=128), families=SM80)
     assert (config.align_a, config.align_b, config.align_c) == (8, 2, 2)
 
 
@@ -259,17 +266,20 @@ def test_select_kernel_no_kernel_for_odd_channels():
 
 def test_candidate_configs():
     prob = problem(n=32)
-    configs = candidate_configs(prob)
+    configs = candidate_configs(prob, "sm_80")
     assert len(configs) == len(select.SM80_TILES)
     assert all(supports(c, prob) is None and c.stride_support == "unity" for c in configs)
-    strided = candidate_configs(problem(stride_h=2, stride_w=2, p=14, q=14))
+    strided = candidate_configs(problem(stride_h=2, stride_w=2, p=14, q=14), "sm_89")
     assert strided and all(c.stride_support == "strided" for c in strided)
+    hopper = candidate_configs(prob, "sm_90")
+    assert [c for c in hopper if c.family == "sm80"] == configs
+    assert {c.family for c in hopper} == {"sm80", "sm90"}
 
 
 def test_tuning_table_falls_in_front(tmp_path, monkeypatch):
     prob = problem()
     tuned = make_config("unity", tile=(256, 64, 32), warp=(64, 64, 32), stages=4)
-    table = {"entries": {prob.key(): {"config": select.config_to_dict(tuned), "ms": 0.01}}}
+    table = {"entries": {prob.key(): {"config": config_to_dict(tuned), "ms": 0.01}}}
     (tmp_path / "h200.json").write_text(json.dumps(table))
     monkeypatch.setattr(select, "TUNING_DIR", tmp_path)
     select._load_table.cache_clear()
@@ -277,7 +287,7 @@ def test_tuning_table_falls_in_front(tmp_path, monkeypatch):
         assert select_kernel(prob) == tuned
         assert select_kernel(problem(n=2)) == select.heuristic_config(problem(n=2))  # not in the table
         assert select_kernel(prob, card="a100") == select.heuristic_config(prob)  # no such table
-        bad = {"entries": {prob.key(): {"config": select.config_to_dict(make_config("unity"))}}}
+        bad = {"entries": {prob.key(): {"config": config_to_dict(make_config("unity"))}}}
         bad["entries"][prob.key()]["config"]["dtype"] = "bf16"
         (tmp_path / "h200.json").write_text(json.dumps(bad))
         select._load_table.cache_clear()
@@ -291,18 +301,16 @@ def test_shipped_tuning_tables_are_valid():
     for path in pathlib.Path(select.TUNING_DIR).glob("*.json"):
         entries = json.loads(path.read_text())["entries"]
         for key, entry in entries.items():
-            config = KernelConfig(**entry["config"])
+            config = config_from_dict(entry["config"])
             assert config.name
             assert re.fullmatch(r"n\d+_h\d+_w\d+_c\d+_k\d+_r\d+_s\d+_p\d+_q\d+_pad\d+x\d+_str\d+x\d+_(f16|bf16)", key)
 
 
 def test_shipped_h200_table_drives_resnet50_f16_selection():
     # Every ResNet-50 f16 dgrad problem was measured on the H200; compile-time selection must use that winner.
-    import json
-    from iree_cutlass.plugin.kernels import KernelConfig
     from iree_cutlass.plugin.select import TUNING_DIR
     from iree_cutlass.workloads import dgrad_problem, resnet50_layers
     entries = json.loads((TUNING_DIR / "h200.json").read_text())["entries"]
     for layer in resnet50_layers(dtypes=("f16",)):
         problem = dgrad_problem(layer)
-        assert select_kernel(problem) == KernelConfig(**entries[problem.key()]["config"])
+        assert select_kernel(problem) == config_from_dict(entries[problem.key()]["config"])

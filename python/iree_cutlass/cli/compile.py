@@ -5,6 +5,8 @@ IREE's. With it, every iree-compile flag goes to the compiler session, the tool'
 --compile-to, --compile-from, --output-format) are handled here, and so are the plugin's:
   --iree-cutlass-cache-dir=DIR    where built kernels are kept (default $IREE_CUTLASS_CACHE_DIR or ~/.cache)
   --iree-cutlass-report=FILE      write the per-conv report as JSON
+  --iree-cutlass-kernels=auto     kernel families to choose from: auto (all, by tuning data), sm80, sm90,
+                                  or a comma list; sm90 (Hopper TMA + wgmma) needs --iree-cuda-target=sm_90
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ def main(argv: list[str] | None = None) -> int:
 
     inputs, flags = [], []
     output_path, compile_to, compile_from, cache_dir, report_path = "-", "end", None, None, None
+    families_value = "auto"
     index = 0
     while index < len(argv):
         arg = argv[index]
@@ -71,6 +74,8 @@ def main(argv: list[str] | None = None) -> int:
             cache_dir = pathlib.Path(value)
         elif arg.startswith("--iree-cutlass-report"):
             report_path, index = _value(argv, index, "--iree-cutlass-report")
+        elif arg.startswith("--iree-cutlass-kernels"):
+            families_value, index = _value(argv, index, "--iree-cutlass-kernels")
         elif arg.startswith("--iree-cutlass-"):
             fail(PROG, f"unknown plugin flag '{arg}'", code=2)
         elif arg.startswith("-") and arg != "-":
@@ -82,11 +87,15 @@ def main(argv: list[str] | None = None) -> int:
     if len(inputs) != 1:
         fail(PROG, f"expected exactly one input file, got {len(inputs)}", code=2)
 
-    from iree_cutlass.driver import CompileError, compile_source
+    from iree_cutlass.driver import CompileError, compile_source, parse_kernel_families
+    try:
+        families = parse_kernel_families(families_value)
+    except CompileError as error:
+        fail(PROG, str(error), code=2)
     source, source_name = read_input(PROG, inputs[0])
     try:
         result = compile_source(source, source_name, flags, plugin=True, compile_to=compile_to,
-                                compile_from=compile_from, cache_dir=cache_dir)
+                                compile_from=compile_from, cache_dir=cache_dir, kernel_families=families)
     except CompileError as error:
         fail(PROG, str(error))
     if result.report is not None:

@@ -1,6 +1,7 @@
 """iree-cutlass-opt: runs only the dgrad pass on input-phase MLIR and prints the result (for lit tests).
 
-  iree-cutlass-opt FILE [--iree-cuda-target=sm_90] [--iree-cutlass-cache-dir=DIR] [-o OUT]
+  iree-cutlass-opt FILE [--iree-cuda-target=sm_90] [--iree-cutlass-cache-dir=DIR]
+                        [--iree-cutlass-kernels=auto|sm80|sm90] [-o OUT]
 
 Input is what `iree-compile --compile-to=input` prints. Remarks (one per conv) go to stderr.
 """
@@ -17,7 +18,7 @@ PROG = "iree-cutlass-opt"
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    inputs, arch, cache_dir, output_path = [], "sm_90", None, "-"
+    inputs, arch, cache_dir, output_path, families_value = [], "sm_90", None, "-", "auto"
     index = 0
     while index < len(argv):
         arg = argv[index]
@@ -28,6 +29,8 @@ def main(argv: list[str] | None = None) -> int:
             arch = arg.split("=", 1)[1]
         elif arg.startswith("--iree-cutlass-cache-dir="):
             cache_dir = pathlib.Path(arg.split("=", 1)[1])
+        elif arg.startswith("--iree-cutlass-kernels="):
+            families_value = arg.split("=", 1)[1]
         elif arg == "-o" and index + 1 < len(argv):
             output_path = argv[index + 1]
             index += 1
@@ -40,8 +43,14 @@ def main(argv: list[str] | None = None) -> int:
         fail(PROG, f"expected exactly one input file, got {len(inputs)}", code=2)
 
     from iree.compiler import ir
+    from iree_cutlass.driver import CompileError, parse_kernel_families
     from iree_cutlass.passes.offload_dgrad import OffloadOptions, offload_dgrads
     from iree_cutlass.plugin.build import KernelBuildError
+
+    try:
+        families = parse_kernel_families(families_value)
+    except CompileError as error:
+        fail(PROG, str(error), code=2)
 
     context = ir.Context()
     try:
@@ -58,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         first = str(error).strip().splitlines()
         fail(PROG, f"cannot parse {source_name}: {first[-1].strip() if first else 'invalid MLIR'}")
     try:
-        report = offload_dgrads(module.operation, OffloadOptions(arch=arch, cache_dir=cache_dir))
+        report = offload_dgrads(module.operation, OffloadOptions(arch=arch, cache_dir=cache_dir, families=families))
     except KernelBuildError as error:
         fail(PROG, str(error))
     for record in report.records:

@@ -1,0 +1,51 @@
+"""Launches chosen candidates of a tuning plan a few times each, for Nsight Compute to profile.
+
+    ncu --clock-control none --section SpeedOfLight -k regex:iree_cutlass --launch-skip-before-match 0 \
+        python3 bench/profile_kernels.py --plan out/tune --pick KEY_SUBSTRING=ENTRY_SUBSTRING ...
+
+Each pick names a problem (a substring of its key) and a candidate (a substring of its entry point); inputs are
+random (never zeros). Only CuPy touches the GPU, so the profile holds our kernels alone.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import sys
+
+import numpy as np
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "python"))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--plan", type=pathlib.Path, required=True)
+    parser.add_argument("--pick", nargs="+", required=True, metavar="KEY=ENTRY")
+    parser.add_argument("--launches", type=int, default=2)
+    args = parser.parse_args()
+    import cupy as cp
+    from iree_cutlass.kernel_launch import KernelLauncher, filter_in_layout
+
+    plan = json.loads((args.plan / "plan.json").read_text())
+    rng = np.random.default_rng(1)
+    for pick in args.pick:
+        key_part, entry_part = pick.split("=", 1)
+        entry = next(e for e in plan["problems"] if key_part in e["key"])
+        candidate = next(c for c in entry["candidates"] if entry_part in c["entry"])
+        p = entry["problem"]
+        launcher = KernelLauncher(args.plan / "kernels" / candidate["fatbin"], candidate)
+        dy = rng.standard_normal((p["n"], p["p"], p["q"], p["k"]), dtype=np.float32).astype(np.float16)
+        w = rng.standard_normal((p["k"], p["r"], p["s"], p["c"]), dtype=np.float32).astype(np.float16)
+        dy_d = cp.asarray(dy.view(np.uint16))
+        w_d = cp.asarray(filter_in_layout(w, launcher.filter_layout).view(np.uint16))
+        dx_d = cp.zeros((p["n"], p["h"], p["w"], p["c"]), dtype=cp.uint16)
+        for _ in range(args.launches):
+            launcher.launch(dy_d, w_d, dx_d)
+        cp.cuda.Device().synchronize()
+        print(f"launched {candidate['entry']} on {entry['key']}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,262 @@
+"""Hopper (sm_90a) dgrad kernels: TMA loads and warpgroup MMA, per output phase, persistent (sm90_dgrad.cuh).
+
+The kernels follow IREE's hal.dispatch.extern CUDA ABI: (const T* dy, const T* w_rsck, T* dx, uint8_t*
+workspace, then 17 uint32 push constants). The filter is the forward filter in RSCK (HWIO) order; the workspace
+holds the TMA descriptors each CTA builds on the device (256 bytes per CTA).
+"""
+from __future__ import annotations
+
+import pathlib
+from dataclasses import dataclass
+from typing import ClassVar
+
+from .problem import DTYPES, DgradProblem
+
+FAMILY = "sm90"
+FILTER_LAYOUT = "rsck"
+NVCC_ARCH = "sm_90a"          # wgmma, setmaxnreg and tensormap.replace exist only on sm_90a
+HEADER = pathlib.Path(__file__).parent / "sm90_dgrad.cuh"
+
+TILE_K = 64                   # 16-bit elements per 128-byte swizzle row
+THREADS = 384                 # one producer and two consumer warpgroups
+DESCRIPTOR_BYTES = 128
+WARPS = THREADS // 32
+WORKSPACE_SLACK = 128         # the kernel aligns the workspace to 128 bytes
+CONSTANTS = 17
+
+# H200: 132 SMs; the opt-in shared memory per block is 232448 B, and each resident CTA also costs 1 KiB of
+# reserved shared memory out of the SM's 233472 B.
+SM_COUNT = 132
+MAX_SMEM_BYTES = 232448
+SM_SMEM_BYTES = 233472
+RESERVED_SMEM_PER_CTA = 1024
+MAX_BOX = 256                 # TMA box extent limit per dimension
+MAX_PHASES = 16               # stride up to 4x4 (kMaxPhases)
+
+_ELEMENT_TYPES = {"f16": "cutlass::half_t", "bf16": "cutlass::bfloat16_t"}
+_INT32_MAX = 2**31 - 1
+
+
+SCHEDULES = ("cooperative", "pingpong")
+
+
+@dataclass(frozen=True)
+class Sm90Config:
+    dtype: str
+    tile_m: int        # output pixels of a tile: 128 or 256 (cooperative), 64 or 128 (ping-pong)
+    tile_n: int        # 64, 128 or 256 channels of dx
+    stages: int        # TMA pipeline depth
+    ctas_per_sm: int   # 1 (setmaxnreg gives consumers 224 registers) or 2 (80 each; hide each other's epilogue)
+    schedule: str = "cooperative"  # both consumer warpgroups on each tile, or one each, taking turns
+
+    family: ClassVar[str] = FAMILY
+
+    def __post_init__(self):
+        if self.dtype not in DTYPES:
+            raise ValueError(f"dtype must be one of {DTYPES}, got {self.dtype!r}")
+        if self.schedule not in SCHEDULES:
+            raise ValueError(f"schedule must be one of {SCHEDULES}, got {self.schedule!r}")
+        allowed_m = (128, 256) if self.schedule == "cooperative" else (64, 128)
+        if self.tile_m not in allowed_m:
+            raise ValueError(f"tile_m of a {self.schedule} kernel must be one of {allowed_m}, got {self.tile_m}")
+        if self.tile_n not in (64, 128, 192, 256):
+            raise ValueError(f"tile_n must be 64, 128, 192 or 256, got {self.tile_n}")
+        if self.rows_per_warpgroup * self.tile_n > 128 * 128:
+            raise ValueError(f"tile {self.tile_m}x{self.tile_n} needs more accumulator registers than a thread has")
+        if self.stages < 2:
+            raise ValueError(f"stages must be >= 2, got {self.stages}")
+        if self.ctas_per_sm not in (1, 2):
+            raise ValueError(f"ctas_per_sm must be 1 or 2, got {self.ctas_per_sm}")
+        if self.ctas_per_sm == 2 and self.rows_per_warpgroup * self.tile_n > 64 * 64:
+            # Two CTAs leave 80 registers a thread: ptxas needs ~90 for a 64x128 f32 accumulator.
+            raise ValueError(f"tile {self.tile_m}x{self.tile_n} needs more registers than two CTAs per SM leave")
+
+    @property
+    def rows_per_warpgroup(self) -> int:
+        return self.tile_m if self.schedule == "pingpong" else self.tile_m // 2
+
+    @property
+    def name(self) -> str:
+        return (f"iree_cutlass_dgrad_sm90_{self.dtype}_{self.tile_m}x{self.tile_n}x{TILE_K}"
+                f"_s{self.stages}_c{self.ctas_per_sm}{'_pp' if self.schedule == 'pingpong' else ''}")
+
+
+@dataclass(frozen=True)
+class Box:
+    """The spatial M tile: box_n images x box_h rows x box_w columns of one output phase."""
+    n: int
+    h: int
+    w: int
+
+
+def _align(value: int, alignment: int) -> int:
+    return (value + alignment - 1) // alignment * alignment
+
+
+def shared_storage_bytes(config: Sm90Config) -> int:
+    """sizeof(DgradKernel::SharedStorage), field by field in declaration order (static_asserted in each kernel)."""
+    stage_elements_a = config.tile_m * TILE_K * config.stages
+    stage_elements_b = config.tile_n * TILE_K * config.stages
+    offset = 0
+    offset = _align(offset, 1024) + stage_elements_a * 2                   # a
+    offset = _align(offset, 1024) + stage_elements_b * 2                   # b
+    buffers = 2 if config.schedule == "pingpong" else 1
+    offset = _align(offset, 1024) + buffers * config.tile_m * config.tile_n * 2  # staging
+    offset = _align(offset, 8) + config.stages * 8                         # full
+    offset = offset + config.stages * 8                                    # empty
+    offset = offset + 2 * 8                                                # turn
+    offset = _align(offset, 128) + WARPS * DESCRIPTOR_BYTES                # tensormap scratch
+    return _align(offset, 1024)
+
+
+def smem_bytes(config: Sm90Config) -> int:
+    """Dynamic shared memory: SharedStorage plus 1 KiB to align it to 1024 bytes by hand."""
+    return shared_storage_bytes(config) + 1024
+
+
+def fits(config: Sm90Config) -> bool:
+    """Whether ctas_per_sm CTAs of this config fit one SM's shared memory."""
+    per_cta = smem_bytes(config) + RESERVED_SMEM_PER_CTA
+    return smem_bytes(config) <= MAX_SMEM_BYTES and per_cta * config.ctas_per_sm <= SM_SMEM_BYTES
+
+
+def _phase_extents(problem: DgradProblem) -> list[tuple[int, int]]:
+    p = problem
+    return [(len(range(ph, p.h, p.stride_h)), len(range(pw, p.w, p.stride_w)))
+            for ph in range(p.stride_h) for pw in range(p.stride_w)]
+
+
+def choose_box(config: Sm90Config, problem: DgradProblem) -> Box:
+    """The box (n, h, w) with n*h*w == tile_m that covers every phase in the fewest live tiles; ties go to the
+    widest rows (longer contiguous runs of dx per tile)."""
+    p = problem
+    extents = _phase_extents(p)
+    best, best_key = None, None
+    w = 1
+    while w <= min(config.tile_m, MAX_BOX):
+        h = 1
+        while w * h <= config.tile_m:
+            n = config.tile_m // (w * h)
+            if n <= MAX_BOX:
+                tiles = sum(-(-p.n // n) * -(-rows // h) * -(-cols // w) for rows, cols in extents if rows and cols)
+                key = (tiles, -w, -h)
+                if best_key is None or key < best_key:
+                    best, best_key = Box(n, h, w), key
+            h *= 2
+        w *= 2
+    return best
+
+
+def tile_count(config: Sm90Config, problem: DgradProblem, box: Box | None = None) -> int:
+    """Tiles the kernel walks (TileWalk::count): every phase gets the tiles of the largest one."""
+    p = problem
+    box = box or choose_box(config, problem)
+    rows_max, cols_max = -(-p.h // p.stride_h), -(-p.w // p.stride_w)
+    tiles_c = -(-p.c // config.tile_n)
+    return tiles_c * p.stride_h * p.stride_w * -(-cols_max // box.w) * -(-rows_max // box.h) * -(-p.n // box.n)
+
+
+@dataclass(frozen=True)
+class Sm90Launch:
+    grid: tuple[int, int, int]
+    block: tuple[int, int, int]
+    smem_bytes: int
+    box: Box
+
+
+def launch_geometry(config: Sm90Config, problem: DgradProblem) -> Sm90Launch:
+    """A persistent grid: one CTA per SM per resident slot, or fewer when there are fewer tiles."""
+    box = choose_box(config, problem)
+    ctas = min(tile_count(config, problem, box), SM_COUNT * config.ctas_per_sm)
+    return Sm90Launch(grid=(ctas, 1, 1), block=(THREADS, 1, 1), smem_bytes=smem_bytes(config), box=box)
+
+
+def descriptors_per_cta(problem: DgradProblem) -> int:
+    """dy, the filter, and dx once per output phase."""
+    return 2 + problem.stride_h * problem.stride_w
+
+
+def workspace_bytes(config: Sm90Config, problem: DgradProblem) -> int:
+    slots = launch_geometry(config, problem).grid[0]
+    return slots * descriptors_per_cta(problem) * DESCRIPTOR_BYTES + WORKSPACE_SLACK
+
+
+def push_constants(config: Sm90Config, problem: DgradProblem) -> list[int]:
+    """The 17 uint32 push constants in kernel-parameter order."""
+    p = problem
+    geometry = launch_geometry(config, problem)
+    box = geometry.box
+    values = [p.n, p.h, p.w, p.c, p.k, p.r, p.s, p.p, p.q, p.pad_h, p.pad_w, p.stride_h, p.stride_w,
+              box.n, box.h, box.w, geometry.grid[0]]
+    for value in values:
+        if not 0 <= value <= _INT32_MAX:
+            raise ValueError(f"problem dimension {value} does not fit a 32-bit push constant")
+    return values
+
+
+def supports(config: Sm90Config, problem: DgradProblem) -> str | None:
+    """None if `config` computes `problem` correctly, else a one-line reason."""
+    p = problem
+    if config.dtype != p.dtype:
+        return f"kernel is {config.dtype}, problem is {p.dtype}"
+    if p.k % 8:
+        return f"K={p.k} is not a multiple of 8 (TMA row strides are multiples of 16 bytes)"
+    if p.c % 8:
+        return f"C={p.c} is not a multiple of 8 (16-byte dx stores, TMA row strides)"
+    if p.stride_h * p.stride_w > MAX_PHASES:
+        return f"stride {p.stride_h}x{p.stride_w} has more than {MAX_PHASES} output phases"
+    if max(p.n, p.h, p.w, p.c, p.k, p.p, p.q, p.r * p.s) > _INT32_MAX:
+        return "a dimension exceeds the 32-bit range of TMA coordinates"
+    if p.n * p.p * p.q * p.k * 2 >= 2**40 or p.n * p.h * p.w * p.c * 2 >= 2**40:
+        return "dy or dx is too large for a TMA descriptor (strides under 2^40 bytes)"
+    if not fits(config):
+        return (f"kernel needs {smem_bytes(config)} B of shared memory per CTA, too much for "
+                f"{config.ctas_per_sm} CTA(s) per SM")
+    return None
+
+
+_ENTRY = """
+// Generated by iree_cutlass.plugin.sm90 for config {name}.
+using Kernel = iree_cutlass_sm90::DgradKernel<{element}, {tile_m}, {tile_n}, {stages}, {ctas}, {pingpong}>;
+static_assert(sizeof(Kernel::SharedStorage) == {shared_storage}, "shared storage formula (sm90.py) out of date");
+static_assert(Kernel::kSmemBytes == {smem}, "dynamic shared memory formula (sm90.py) out of date");
+IREE_CUTLASS_SM90_DGRAD_ENTRY({name}, {element}, {tile_m}, {tile_n}, {stages}, {ctas}, {pingpong})
+"""
+
+
+def generate_source(config: Sm90Config) -> str:
+    """The kernel header followed by this config's entry point: one self-contained translation unit, so the
+    kernel cache key (a hash of the source) covers the header too."""
+    header = HEADER.read_text().replace("#pragma once\n", "")
+    return header + _ENTRY.format(
+        name=config.name, element=_ELEMENT_TYPES[config.dtype], tile_m=config.tile_m, tile_n=config.tile_n,
+        stages=config.stages, ctas=config.ctas_per_sm, pingpong=str(config.schedule == "pingpong").lower(),
+        shared_storage=shared_storage_bytes(config),
+        smem=smem_bytes(config))
+
+
+# (schedule, tile_m, tile_n, CTAs per SM) of the candidate space; each at the deepest pipeline that fits.
+CANDIDATE_SHAPES = (
+    ("cooperative", 128, 64, 1), ("cooperative", 128, 64, 2), ("cooperative", 128, 128, 1),
+    ("cooperative", 128, 256, 1), ("cooperative", 256, 64, 1), ("cooperative", 256, 128, 1),
+    ("pingpong", 64, 128, 1), ("pingpong", 64, 256, 1), ("pingpong", 128, 64, 1), ("pingpong", 128, 128, 1),
+)
+
+
+def candidate_configs(problem: DgradProblem) -> list[Sm90Config]:
+    """The tile space a tuner measures: CANDIDATE_SHAPES at the deepest pipeline that fits."""
+    configs = []
+    for schedule, tile_m, tile_n, ctas in CANDIDATE_SHAPES:
+        stages = max_stages(tile_m, tile_n, ctas, problem.dtype, schedule)
+        if stages >= 2:
+            configs.append(Sm90Config(problem.dtype, tile_m, tile_n, stages, ctas, schedule))
+    return [c for c in configs if supports(c, problem) is None]
+
+
+def max_stages(tile_m: int, tile_n: int, ctas_per_sm: int, dtype: str = "f16", schedule: str = "cooperative",
+               limit: int = 8) -> int:
+    best = 0
+    for stages in range(2, limit + 1):
+        if fits(Sm90Config(dtype, tile_m, tile_n, stages, ctas_per_sm, schedule)):
+            best = stages
+    return best

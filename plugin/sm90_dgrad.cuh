@@ -1,0 +1,485 @@
+// Hopper (sm_90a) implicit-GEMM convolution backward-data with TMA loads and warpgroup MMA (wgmma), built from
+// CUTLASS's CuTe primitives, in IREE's hal.dispatch.extern CUDA ABI.
+//
+//   dx[n, h, w, c] = sum over r, s, k of dy[n, p, q, k] * w_rsck[r, s, c, k]
+//                    with h = p * stride_h - pad_h + r and w = q * stride_w - pad_w + s
+//
+// How the work is cut:
+// - Output phases. For stride > 1 each dx row h = stride_h * i + ph belongs to one phase ph; only the filter taps
+//   r with r == (ph + pad_h) mod stride_h reach it, and for those p = i + (ph + pad_h - r) / stride_h exactly. So
+//   every phase is a unit-stride convolution over its own taps: the zeros a dilated dy would hold are never
+//   loaded or multiplied. A phase with no taps (1x1 filters, stride 2) is written as zeros.
+// - Spatial M tiles. A tile is box_n x box_h x box_w outputs of one phase (box_n * box_h * box_w == kTileM), by
+//   kTileN channels. For each (tap, 64-channel block of K) one 4-D TMA box of dy (64 x box_w x box_h x box_n,
+//   128-byte swizzle) lands in shared memory exactly as a K-major A tile; coordinates that fall off dy (padding,
+//   borders) are filled with zeros by the TMA unit, which is what makes the implicit GEMM exact.
+// - B is the forward filter in its natural RSCK (HWIO) layout: for one tap it is a K-major [C, K] matrix, one
+//   3-D TMA box (64 x kTileN x 1) per stage.
+// - Warp specialization: warpgroup 0 is the producer (one thread issues TMA); warpgroups 1 and 2 multiply
+//   (each owns half of the tile's rows), with the producer's registers moved to them by setmaxnreg. They stage the tile in shared memory (128-byte swizzle) and one thread
+//   stores it with TMA: a 4-D box per 64 channels into the phase's view of dx (strided rows and columns), which
+//   clips whatever falls outside dx. The store drains while the consumers start the next tile. The grid is
+//   persistent: each CTA walks tiles blockIdx.x, blockIdx.x + gridDim.x, ...
+//
+// IREE's HAL cannot build TMA descriptors on the host at dispatch time, so each CTA builds its descriptors (dy,
+// the filter, and dx once per phase) on the device: zeroed, every field set with tensormap.replace, copied to
+// the CTA's own slot of the workspace binding with a release fence, and acquired before first use.
+#pragma once
+
+#include <cstdint>
+
+#include <cute/tensor.hpp>
+#include <cute/arch/copy_sm90_desc.hpp>
+#include <cute/arch/copy_sm90_tma.hpp>
+#include <cute/arch/mma_sm90.hpp>
+#include <cute/atom/mma_atom.hpp>
+#include <cutlass/arch/barrier.h>
+#include <cutlass/arch/reg_reconfig.h>
+#include <cutlass/numeric_types.h>
+
+namespace iree_cutlass_sm90 {
+
+using namespace cute;
+
+// The push constants, in kernel-parameter order after the four bindings.
+struct DgradShape {
+  uint32_t n, h, w, c, k, r, s, p, q, pad_h, pad_w, stride_h, stride_w;
+  uint32_t box_n, box_h, box_w;  // the spatial M tile, chosen by the host (box_n * box_h * box_w == kTileM)
+  uint32_t slots;                // descriptor slots in the workspace (one per CTA): at least gridDim.x
+};
+
+constexpr int kTileK = 64;            // 64 16-bit elements: one 128-byte swizzle row
+constexpr int kThreads = 384;         // producer warpgroup + two consumer warpgroups
+constexpr int kDescBytes = 128;       // one TMA descriptor
+constexpr int kConsumerBarrier = 1;   // first named barrier id of the consumers (0 is __syncthreads)
+
+// Descriptors per CTA: dy, the filter, then dx for every output phase.
+__device__ __forceinline__ int descriptor_count(uint32_t stride_h, uint32_t stride_w) {
+  return 2 + int(stride_h * stride_w);
+}
+
+// One tile of the persistent walk, decoded identically by the producer and the consumers.
+struct Tile {
+  int n0, i0, j0, c0;            // first image, first phase row, first phase column, first channel
+  int ph, pw;                    // the output phase
+  int rows, cols;                // extent of this phase: ceil((H - ph) / stride_h) x ceil((W - pw) / stride_w)
+  int r_first, taps_h, s_first, taps_w;
+  int dy_row0, dy_col0;          // dy row/column of tap 0 for phase row/column 0: (ph + pad) / stride
+  bool live;                     // false when the tile lies entirely outside its phase
+};
+
+struct TileWalk {
+  DgradShape d;
+  int tiles_c, tiles_n, tiles_h, tiles_w, phases, count, kblocks;
+
+  __device__ TileWalk(DgradShape const& shape, int tile_n) : d(shape) {
+    int rows_max = (d.h + d.stride_h - 1) / d.stride_h;
+    int cols_max = (d.w + d.stride_w - 1) / d.stride_w;
+    tiles_c = (d.c + tile_n - 1) / tile_n;
+    tiles_n = (d.n + d.box_n - 1) / d.box_n;
+    tiles_h = (rows_max + d.box_h - 1) / d.box_h;
+    tiles_w = (cols_max + d.box_w - 1) / d.box_w;
+    phases = d.stride_h * d.stride_w;
+    count = tiles_c * phases * tiles_w * tiles_h * tiles_n;
+    kblocks = (d.k + kTileK - 1) / kTileK;
+  }
+
+  // Channels vary fastest, then phases, so CTAs running together share the same dy rows in L2.
+  __device__ Tile decode(int index, int tile_n) const {
+    Tile t;
+    int rest = index;
+    int cn = rest % tiles_c;  rest /= tiles_c;
+    int phase = rest % phases; rest /= phases;
+    int tw = rest % tiles_w;  rest /= tiles_w;
+    int th = rest % tiles_h;  rest /= tiles_h;
+    int tn = rest;
+    t.ph = phase / d.stride_w;
+    t.pw = phase % d.stride_w;
+    t.rows = int(d.h) > t.ph ? (int(d.h) - t.ph + d.stride_h - 1) / d.stride_h : 0;
+    t.cols = int(d.w) > t.pw ? (int(d.w) - t.pw + d.stride_w - 1) / d.stride_w : 0;
+    t.n0 = tn * d.box_n;
+    t.i0 = th * d.box_h;
+    t.j0 = tw * d.box_w;
+    t.c0 = cn * tile_n;
+    t.r_first = (t.ph + d.pad_h) % d.stride_h;
+    t.s_first = (t.pw + d.pad_w) % d.stride_w;
+    t.taps_h = t.r_first < int(d.r) ? (int(d.r) - 1 - t.r_first) / d.stride_h + 1 : 0;
+    t.taps_w = t.s_first < int(d.s) ? (int(d.s) - 1 - t.s_first) / d.stride_w + 1 : 0;
+    t.dy_row0 = (t.ph + d.pad_h) / d.stride_h;
+    t.dy_col0 = (t.pw + d.pad_w) / d.stride_w;
+    t.live = t.i0 < t.rows && t.j0 < t.cols;
+    return t;
+  }
+
+  __device__ int iterations(Tile const& t) const { return t.taps_h * t.taps_w * kblocks; }
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// TMA descriptors built on the device. Field values follow the PTX ISA's tensormap.replace rules (CUDA 12.5+:
+// strides in bytes); a zeroed descriptor is tile mode, no interleave, no L2 promotion, zero OOB fill.
+
+__device__ __forceinline__ uint32_t smem_u32(void const* pointer) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(pointer));
+}
+
+template <int kRank>
+__device__ void build_tensormap(uint8_t* smem_desc, void* gmem_slot, void const* base,
+                                uint32_t const (&dims)[kRank], uint64_t const (&strides)[kRank - 1],
+                                uint32_t const (&box)[kRank], int lane) {
+  reinterpret_cast<uint32_t*>(smem_desc)[lane] = 0u;
+  __syncwarp();
+  if (lane == 0) {
+    uint32_t desc = smem_u32(smem_desc);
+    asm volatile("tensormap.replace.tile.global_address.shared::cta.b1024.b64 [%0], %1;"
+                 :: "r"(desc), "l"(reinterpret_cast<uint64_t>(base)) : "memory");
+    asm volatile("tensormap.replace.tile.rank.shared::cta.b1024.b32 [%0], %1;"
+                 :: "r"(desc), "r"(kRank - 1) : "memory");
+    asm volatile("tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [%0], 1;" :: "r"(desc) : "memory");  // 16-bit
+    asm volatile("tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [%0], 3;" :: "r"(desc) : "memory");  // 128B
+#pragma unroll
+    for (int i = 0; i < kRank; ++i) {
+      // The dimension index is an immediate operand: unrolled constants only.
+      switch (i) {
+#define IREE_CUTLASS_SET_DIM(I)                                                                           \
+  case I:                                                                                                 \
+    asm volatile("tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [%0], " #I ", %1;"              \
+                 :: "r"(desc), "r"(dims[I]) : "memory");                                                  \
+    asm volatile("tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%0], " #I ", %1;"                 \
+                 :: "r"(desc), "r"(box[I]) : "memory");                                                   \
+    asm volatile("tensormap.replace.tile.element_stride.shared::cta.b1024.b32 [%0], " #I ", %1;"          \
+                 :: "r"(desc), "r"(1) : "memory");                                                        \
+    break;
+        IREE_CUTLASS_SET_DIM(0)
+        IREE_CUTLASS_SET_DIM(1)
+        IREE_CUTLASS_SET_DIM(2)
+        IREE_CUTLASS_SET_DIM(3)
+        IREE_CUTLASS_SET_DIM(4)
+#undef IREE_CUTLASS_SET_DIM
+      }
+    }
+#pragma unroll
+    for (int i = 0; i + 1 < kRank; ++i) {
+      switch (i) {
+#define IREE_CUTLASS_SET_STRIDE(I)                                                                        \
+  case I:                                                                                                 \
+    asm volatile("tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [%0], " #I ", %1;"           \
+                 :: "r"(desc), "l"(strides[I]) : "memory");                                               \
+    break;
+        IREE_CUTLASS_SET_STRIDE(0)
+        IREE_CUTLASS_SET_STRIDE(1)
+        IREE_CUTLASS_SET_STRIDE(2)
+        IREE_CUTLASS_SET_STRIDE(3)
+#undef IREE_CUTLASS_SET_STRIDE
+      }
+    }
+  }
+  __syncwarp();
+  asm volatile(
+      "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%0], [%1], 128;"
+      :: "l"(reinterpret_cast<uint64_t>(gmem_slot)), "r"(smem_u32(smem_desc)) : "memory");
+}
+
+// Makes a descriptor another warp of this CTA released (before a __syncthreads) visible to the tensormap proxy.
+__device__ __forceinline__ void acquire_tensormap(void const* gmem_desc) {
+  asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;"
+               :: "l"(reinterpret_cast<uint64_t>(gmem_desc)) : "memory");
+  // ptxas can drop the acquire above unless a bulk-async group follows it (the workaround Triton uses too).
+  asm volatile("cp.async.bulk.commit_group;\n\tcp.async.bulk.wait_group.read 0;" ::: "memory");
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+// kTileM: rows of one tile (cooperative: split over both consumer warpgroups; ping-pong: one warpgroup's).
+// kCtasPerSm 1: registers move from the producer warpgroup (56 a thread) to the consumers (224) with setmaxnreg
+// (the register file is split in four quadrants of 16384, so 12 warps get 168 each at entry).
+// kCtasPerSm 2: two CTAs share an SM, each hiding the other's epilogue behind its mainloop; every thread keeps
+// the entry budget of 80 registers (room for a 64x64 accumulator).
+template <class Element, int kTileM, int kTileN, int kStages, int kCtasPerSm, bool kPingpong>
+struct DgradKernel {
+  static_assert(kCtasPerSm == 1 || kCtasPerSm == 2, "one or two CTAs per SM");
+  static_assert(kPingpong ? (kTileM == 64 || kTileM == 128) : (kTileM == 128 || kTileM == 256),
+                "cooperative tiles are 128 or 256 rows (two warpgroups), ping-pong tiles 64 or 128 (one)");
+  static_assert(kTileN % 64 == 0 && kTileN <= 256, "N tile is 64, 128, 192 or 256 channels");
+  static_assert(sizeof(Element) == 2, "16-bit operands");
+
+  using SmemLayoutA = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
+                                             make_shape(Int<kTileM>{}, Int<kTileK>{}, Int<kStages>{})));
+  using SmemLayoutB = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
+                                             make_shape(Int<kTileN>{}, Int<kTileK>{}, Int<kStages>{})));
+  using MmaOp = decltype(SM90::GMMA::ss_op_selector<Element, Element, float,
+                                                    Shape<_64, Int<kTileN>, Int<kTileK>>,
+                                                    GMMA::Major::K, GMMA::Major::K>());
+  using TiledMma = decltype(make_tiled_mma(
+      MmaOp{}, Layout<Shape<Int<kPingpong ? 1 : 2>, _1, _1>>{}));
+  static constexpr int kMmaThreads = kPingpong ? 128 : 256;      // threads sharing one tile
+  static constexpr int kStagingBuffers = kPingpong ? 2 : 1;      // one per tile in flight in the consumers
+
+  // The output tile, staged as kTileN / 64 column blocks of kTileM x 64, each in the 128-byte swizzle that
+  // the dx TMA store reads (the same layout as an A stage).
+  using SmemLayoutD = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
+                                             make_shape(Int<kTileM>{}, Int<kTileN>{})));
+  static constexpr uint32_t kStageBytes = (kTileM + kTileN) * kTileK * sizeof(Element);
+  static constexpr int kWarps = kThreads / 32;
+
+  struct SharedStorage {
+    alignas(1024) Element a[cosize_v<SmemLayoutA>];
+    alignas(1024) Element b[cosize_v<SmemLayoutB>];
+    alignas(1024) Element staging[kStagingBuffers][cosize_v<SmemLayoutD>];
+    alignas(8) uint64_t full[kStages];
+    uint64_t empty[kStages];
+    uint64_t turn[2];   // ping-pong: warpgroup w may multiply once turn[w] completes a phase
+    alignas(128) uint8_t tensormap[kWarps][kDescBytes];   // each warp builds its descriptors here
+  };
+
+  // Dynamic shared memory is only 16-byte aligned by contract: ask for 1 KiB more and align by hand.
+  static constexpr int kSmemBytes = int(sizeof(SharedStorage)) + 1024;
+
+  static __device__ void run(Element const* dy, Element const* w_rsck, Element* dx, uint8_t* workspace,
+                             DgradShape const& shape) {
+    extern __shared__ uint8_t smem_raw[];
+    uintptr_t aligned = (reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023);
+    SharedStorage& smem = *reinterpret_cast<SharedStorage*>(aligned);
+
+    int const thread = threadIdx.x;
+    int const warp = thread / 32;
+    int const lane = thread % 32;
+
+    if (thread == 0) {
+      uint32_t dynamic_smem;
+      asm volatile("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dynamic_smem));
+      // A launch that does not match what this kernel was built for would corrupt memory: fail loudly.
+      if (blockDim.x != kThreads || blockDim.y != 1 || blockDim.z != 1 || gridDim.y != 1 || gridDim.z != 1 ||
+          blockIdx.x >= shape.slots || dynamic_smem < uint32_t(kSmemBytes) ||
+          shape.box_n * shape.box_h * shape.box_w != uint32_t(kTileM) ||
+          ((reinterpret_cast<uintptr_t>(dy) | reinterpret_cast<uintptr_t>(w_rsck) |
+            reinterpret_cast<uintptr_t>(dx)) & 15) != 0) {
+        __trap();
+      }
+#pragma unroll
+      for (int stage = 0; stage < kStages; ++stage) {
+        cutlass::arch::ClusterTransactionBarrier::init(&smem.full[stage], 1);
+        cutlass::arch::ClusterBarrier::init(&smem.empty[stage], kMmaThreads / 32);
+      }
+      cutlass::arch::ClusterBarrier::init(&smem.turn[0], 1);
+      cutlass::arch::ClusterBarrier::init(&smem.turn[1], 1);
+      cutlass::arch::ClusterBarrier::arrive(&smem.turn[0]);  // warpgroup 0 multiplies first
+      cutlass::arch::fence_barrier_init();
+    }
+
+    // This CTA's descriptor slot, 128-byte aligned (the workspace is allocated with 128 bytes of slack).
+    int const descriptors = descriptor_count(shape.stride_h, shape.stride_w);
+    uint8_t* slot = reinterpret_cast<uint8_t*>(
+        (reinterpret_cast<uintptr_t>(workspace) + 127) & ~uintptr_t(127)) +
+        size_t(blockIdx.x) * descriptors * kDescBytes;
+    for (int index = warp; index < descriptors; index += kWarps) {
+      build_descriptor(index, smem.tensormap[warp], slot + index * kDescBytes, dy, w_rsck, dx, shape, lane);
+    }
+    __syncthreads();
+
+    TileWalk const walk(shape, kTileN);
+    if (warp < 4) {
+      if constexpr (kCtasPerSm == 1) cutlass::arch::warpgroup_reg_dealloc<56>();
+      if (warp == 0 && lane == 0) produce(smem, walk, slot);
+    } else {
+      if constexpr (kCtasPerSm == 1) cutlass::arch::warpgroup_reg_alloc<224>();
+      consume(smem, walk, slot, thread - 128);
+    }
+  }
+
+  // Descriptor `index` of this CTA: 0 = dy as (K, Q, P, N), 1 = the filter as (K, C, R*S), 2 + phase = dx seen
+  // from one output phase as (C, W_phase, H_phase, N) with the phase's strides.
+  static __device__ void build_descriptor(int index, uint8_t* scratch, uint8_t* gmem_desc, Element const* dy,
+                                          Element const* w_rsck, Element* dx, DgradShape const& d, int lane) {
+    if (index == 0) {
+      uint32_t dims[4] = {d.k, d.q, d.p, d.n};
+      uint64_t strides[3] = {uint64_t(d.k) * 2, uint64_t(d.q) * d.k * 2, uint64_t(d.p) * d.q * d.k * 2};
+      uint32_t box[4] = {kTileK, d.box_w, d.box_h, d.box_n};
+      build_tensormap<4>(scratch, gmem_desc, dy, dims, strides, box, lane);
+    } else if (index == 1) {
+      uint32_t dims[3] = {d.k, d.c, d.r * d.s};
+      uint64_t strides[2] = {uint64_t(d.k) * 2, uint64_t(d.c) * d.k * 2};
+      uint32_t box[3] = {kTileK, kTileN, 1};
+      build_tensormap<3>(scratch, gmem_desc, w_rsck, dims, strides, box, lane);
+    } else {
+      uint32_t const phase = index - 2;
+      uint32_t const ph = phase / d.stride_w, pw = phase % d.stride_w;
+      // A phase no output falls in (H <= ph) is never stored to; give it a valid one-row shape.
+      uint32_t const rows = d.h > ph ? (d.h - ph + d.stride_h - 1) / d.stride_h : 1;
+      uint32_t const cols = d.w > pw ? (d.w - pw + d.stride_w - 1) / d.stride_w : 1;
+      uint32_t dims[4] = {d.c, cols, rows, d.n};
+      uint64_t strides[4 - 1] = {uint64_t(d.stride_w) * d.c * 2, uint64_t(d.stride_h) * d.w * d.c * 2,
+                                 uint64_t(d.h) * d.w * d.c * 2};
+      uint32_t box[4] = {kTileK, d.box_w, d.box_h, d.box_n};
+      Element* base = dx + (size_t(ph < d.h ? ph : 0) * d.w + (pw < d.w ? pw : 0)) * d.c;
+      build_tensormap<4>(scratch, gmem_desc, base, dims, strides, box, lane);
+    }
+  }
+
+  static __device__ void produce(SharedStorage& smem, TileWalk const& walk, uint8_t const* slot) {
+    void const* desc_a = slot;
+    void const* desc_b = slot + kDescBytes;
+    acquire_tensormap(desc_a);
+    acquire_tensormap(desc_b);
+    uint64_t const hint = static_cast<uint64_t>(TMA::CacheHintSm90::EVICT_NORMAL);
+    int stage = 0;
+    uint32_t phase = 0;
+    for (int index = blockIdx.x; index < walk.count; index += gridDim.x) {
+      Tile const t = walk.decode(index, kTileN);
+      if (!t.live) continue;
+      for (int th = 0; th < t.taps_h; ++th) {
+        int const r = t.r_first + th * walk.d.stride_h;
+        int const dy_row = t.i0 + t.dy_row0 - th;
+        for (int tw = 0; tw < t.taps_w; ++tw) {
+          int const s = t.s_first + tw * walk.d.stride_w;
+          int const dy_col = t.j0 + t.dy_col0 - tw;
+          int const tap = r * walk.d.s + s;
+          for (int kb = 0; kb < walk.kblocks; ++kb) {
+            cutlass::arch::ClusterBarrier::wait(&smem.empty[stage], phase ^ 1);
+            cutlass::arch::ClusterTransactionBarrier::arrive_and_expect_tx(&smem.full[stage], kStageBytes);
+            SM90_TMA_LOAD_4D::copy(desc_a, &smem.full[stage], hint, smem.a + stage * kTileM * kTileK,
+                                   kb * kTileK, dy_col, dy_row, t.n0);
+            SM90_TMA_LOAD_3D::copy(desc_b, &smem.full[stage], hint, smem.b + stage * kTileN * kTileK,
+                                   kb * kTileK, t.c0, tap);
+            if (++stage == kStages) {
+              stage = 0;
+              phase ^= 1;
+            }
+          }
+        }
+      }
+    }
+  }
+
+  static __device__ void consume(SharedStorage& smem, TileWalk const& walk, uint8_t const* slot, int thread) {
+    int const wg = thread / 128;                      // consumer warpgroup 0 or 1
+    int const mma_thread = kPingpong ? thread % 128 : thread;
+    TiledMma tiled_mma;
+    auto thr_mma = tiled_mma.get_thread_slice(mma_thread);
+    Tensor sA = make_tensor(make_smem_ptr(smem.a), SmemLayoutA{});  // (M, K, stage)
+    Tensor sB = make_tensor(make_smem_ptr(smem.b), SmemLayoutB{});  // (N, K, stage)
+    Element* staging = smem.staging[kPingpong ? wg : 0];
+    Tensor sD = make_tensor(make_smem_ptr(staging), SmemLayoutD{});  // (M, N)
+    Tensor tCrA = thr_mma.make_fragment_A(thr_mma.partition_A(sA));  // wgmma descriptors (MMA, M, K, stage)
+    Tensor tCrB = thr_mma.make_fragment_B(thr_mma.partition_B(sB));
+    Tensor accum = partition_fragment_C(tiled_mma, Shape<Int<kTileM>, Int<kTileN>>{});
+    Tensor tCsD = thr_mma.partition_C(sD);
+    tiled_mma.accumulate_ = GMMA::ScaleOut::One;
+
+    // One thread per tile owner issues the dx stores; it acquires the phases' descriptors once.
+    bool const storer = mma_thread == 0;
+    if (storer) {
+      for (int phase = 0; phase < walk.phases; ++phase) acquire_tensormap(slot + (2 + phase) * kDescBytes);
+    }
+
+    int const lane = thread % 32;
+    int stage = 0;
+    uint32_t phase_bit = 0;
+    uint32_t turn_bit = 0;
+    int live = 0;
+    for (int index = blockIdx.x; index < walk.count; index += gridDim.x) {
+      Tile const t = walk.decode(index, kTileN);
+      if (!t.live) continue;
+      int const iterations = walk.iterations(t);
+      if constexpr (kPingpong) {
+        // Live tiles alternate between the warpgroups; the other one's tile only moves the stage ring on.
+        if ((live++ & 1) != wg) {
+          int const advanced = stage + iterations;
+          phase_bit ^= uint32_t(advanced / kStages) & 1u;
+          stage = advanced % kStages;
+          continue;
+        }
+        cutlass::arch::ClusterBarrier::wait(&smem.turn[wg], turn_bit);
+        turn_bit ^= 1;
+      }
+
+      clear(accum);
+      int previous = -1;
+      for (int it = 0; it < iterations; ++it) {
+        cutlass::arch::ClusterTransactionBarrier::wait(&smem.full[stage], phase_bit);
+        warpgroup_fence_operand(accum);
+        warpgroup_arrive();
+        CUTE_UNROLL
+        for (int kb = 0; kb < size<2>(tCrA); ++kb) {
+          cute::gemm(tiled_mma, tCrA(_, _, kb, stage), tCrB(_, _, kb, stage), accum);
+        }
+        warpgroup_commit_batch();
+        // Keep one batch in flight; the one before it has finished reading its stage, so free that stage.
+        warpgroup_wait<1>();
+        warpgroup_fence_operand(accum);
+        if (previous >= 0) release(smem, previous, lane);
+        previous = stage;
+        if (++stage == kStages) {
+          stage = 0;
+          phase_bit ^= 1;
+        }
+      }
+      warpgroup_wait<0>();
+      warpgroup_fence_operand(accum);
+      if (previous >= 0) release(smem, previous, lane);
+      if constexpr (kPingpong) {
+        if (mma_thread == 0) cutlass::arch::ClusterBarrier::arrive(&smem.turn[wg ^ 1]);  // the other's turn
+      }
+
+      // Epilogue: wait until the previous tile's stores have read the staging tile, then stage this one.
+      if (storer) tma_store_wait<0>();
+      tile_sync(wg);
+      // Fragment elements e and e + 1 are columns n and n + 1 of one row (n even), adjacent in the swizzled
+      // staging tile too: convert each pair and store it as one 32-bit word at the MMA's own C partition.
+      CUTE_UNROLL
+      for (int e = 0; e < size(accum); e += 2) {
+        *reinterpret_cast<uint32_t*>(&tCsD(e)) = pack_pair(accum(e), accum(e + 1));
+      }
+      cutlass::arch::fence_view_async_shared();  // make the stores visible to the TMA (async proxy)
+      tile_sync(wg);
+      if (storer) {
+        void const* desc_d = slot + (2 + t.ph * walk.d.stride_w + t.pw) * kDescBytes;
+        CUTE_UNROLL
+        for (int block = 0; block < kTileN / kTileK; ++block) {
+          SM90_TMA_STORE_4D::copy(desc_d, staging + block * kTileM * kTileK,
+                                  t.c0 + block * kTileK, t.j0, t.i0, t.n0);
+        }
+        tma_store_arrive();
+      }
+    }
+    if (storer) {
+      asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+    }
+  }
+
+  // Synchronizes the threads that share a tile: both consumer warpgroups (cooperative) or one (ping-pong).
+  static __device__ __forceinline__ void tile_sync(int wg) {
+    if constexpr (kPingpong) {
+      asm volatile("bar.sync %0, 128;" :: "r"(kConsumerBarrier + wg) : "memory");
+    } else {
+      asm volatile("bar.sync %0, 256;" :: "n"(kConsumerBarrier) : "memory");
+    }
+  }
+
+  static __device__ __forceinline__ uint32_t pack_pair(float lo, float hi) {
+    cutlass::Array<Element, 2> pair;
+    pair[0] = Element(lo);
+    pair[1] = Element(hi);
+    return reinterpret_cast<uint32_t const&>(pair);
+  }
+
+  static __device__ __forceinline__ void release(SharedStorage& smem, int stage, int lane) {
+    __syncwarp();
+    if (lane == 0) cutlass::arch::ClusterBarrier::arrive(&smem.empty[stage]);
+  }
+
+};
+
+}  // namespace iree_cutlass_sm90
+
+// The extern "C" entry point of one configuration, in IREE's CUDA ABI: bindings, then 32-bit push constants.
+#define IREE_CUTLASS_SM90_DGRAD_ENTRY(NAME, ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG)           \
+  extern "C" __global__ void __launch_bounds__(iree_cutlass_sm90::kThreads, CTAS_PER_SM) NAME(                \
+      ELEMENT const* dy, ELEMENT const* w_rsck, ELEMENT* dx, uint8_t* workspace, uint32_t n, uint32_t h,       \
+      uint32_t w, uint32_t c, uint32_t k, uint32_t r, uint32_t s, uint32_t p, uint32_t q, uint32_t pad_h,     \
+      uint32_t pad_w, uint32_t stride_h, uint32_t stride_w, uint32_t box_n, uint32_t box_h, uint32_t box_w,   \
+      uint32_t slots) {                                                                                       \
+    iree_cutlass_sm90::DgradShape const shape{n, h, w, c, k, r, s, p, q, pad_h, pad_w, stride_h, stride_w,    \
+                                              box_n, box_h, box_w, slots};                                    \
+    iree_cutlass_sm90::DgradKernel<ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG>::run(             \
+        dy, w_rsck, dx, workspace, shape);                                                                    \
+  }

@@ -1,0 +1,151 @@
+"""CPU checks of the sm90 kernel family: its tile walk, phase decomposition and box choice, emulated in numpy.
+
+The emulation follows plugin/sm90_dgrad.cuh step by step (TileWalk::decode, the producer's TMA coordinates with
+zero fill off the edges of dy, the epilogue's row -> dx mapping), so a wrong phase, tap or offset formula shows
+up here as a wrong dx, without a GPU.
+"""
+import random
+
+import numpy as np
+import pytest
+
+from iree_cutlass.plugin import sm90
+from iree_cutlass.plugin.kernels import launch, supports
+from iree_cutlass.plugin.problem import DgradProblem
+from iree_cutlass.reference import dgrad_reference
+
+
+def tma_box(dy: np.ndarray, n0: int, p0: int, q0: int, box: sm90.Box) -> np.ndarray:
+    """dy[n0:n0+bn, p0:p0+bh, q0:q0+bw, :] with zeros wherever the box leaves dy (TMA's zero fill)."""
+    n, p, q, k = dy.shape
+    out = np.zeros((box.n, box.h, box.w, k))
+    for bn in range(box.n):
+        for bh in range(box.h):
+            for bw in range(box.w):
+                nn, pp, qq = n0 + bn, p0 + bh, q0 + bw
+                if 0 <= nn < n and 0 <= pp < p and 0 <= qq < q:
+                    out[bn, bh, bw] = dy[nn, pp, qq]
+    return out
+
+
+def emulate(config: sm90.Sm90Config, prob: DgradProblem, dy: np.ndarray, w_rsck: np.ndarray) -> np.ndarray:
+    """dx as the kernel computes it; NaN where no tile writes."""
+    constants = launch(config, prob).constants
+    box = sm90.Box(*constants[13:16])
+    d = prob
+    dx = np.full((d.n, d.h, d.w, d.c), np.nan)
+    rows_max, cols_max = -(-d.h // d.stride_h), -(-d.w // d.stride_w)
+    tiles_c = -(-d.c // config.tile_n)
+    tiles_n, tiles_h, tiles_w = -(-d.n // box.n), -(-rows_max // box.h), -(-cols_max // box.w)
+    phases = d.stride_h * d.stride_w
+    count = tiles_c * phases * tiles_w * tiles_h * tiles_n
+    assert count == sm90.tile_count(config, prob, box)
+    for index in range(count):
+        rest = index
+        cn, rest = rest % tiles_c, rest // tiles_c
+        phase, rest = rest % phases, rest // phases
+        tw, rest = rest % tiles_w, rest // tiles_w
+        th, tn = rest % tiles_h, rest // tiles_h
+        ph, pw = phase // d.stride_w, phase % d.stride_w
+        rows = len(range(ph, d.h, d.stride_h))
+        cols = len(range(pw, d.w, d.stride_w))
+        n0, i0, j0, c0 = tn * box.n, th * box.h, tw * box.w, cn * config.tile_n
+        if not (i0 < rows and j0 < cols):
+            continue
+        r_first, s_first = (ph + d.pad_h) % d.stride_h, (pw + d.pad_w) % d.stride_w
+        taps_h = (d.r - 1 - r_first) // d.stride_h + 1 if r_first < d.r else 0
+        taps_w = (d.s - 1 - s_first) // d.stride_w + 1 if s_first < d.s else 0
+        acc = np.zeros((box.n, box.h, box.w, config.tile_n))
+        channels = slice(c0, min(c0 + config.tile_n, d.c))
+        for t_h in range(taps_h):
+            r = r_first + t_h * d.stride_h
+            for t_w in range(taps_w):
+                s = s_first + t_w * d.stride_w
+                a = tma_box(dy, n0, i0 + (ph + d.pad_h) // d.stride_h - t_h,
+                            j0 + (pw + d.pad_w) // d.stride_w - t_w, box)
+                b = np.zeros((config.tile_n, d.k))
+                b[:channels.stop - c0] = w_rsck[r, s, channels]
+                acc += a @ b.T
+        for bn in range(box.n):
+            for bh in range(box.h):
+                for bw in range(box.w):
+                    n, i, j = n0 + bn, i0 + bh, j0 + bw
+                    if n < d.n and i < rows and j < cols:
+                        dx[n, i * d.stride_h + ph, j * d.stride_w + pw, channels] = acc[bn, bh, bw, :channels.stop - c0]
+    return dx
+
+
+def random_problems(count: int, seed: int):
+    rng = random.Random(seed)
+    for _ in range(count):
+        r = rng.choice([1, 1, 2, 3, 3, 5])
+        s = rng.choice([r, r, 1, 3])
+        stride_h, stride_w = rng.randint(1, 3), rng.randint(1, 3)
+        pad_h, pad_w = rng.randint(0, r - 1), rng.randint(0, s - 1)
+        h, w = rng.randint(max(1, r - 2 * pad_h), 13), rng.randint(max(1, s - 2 * pad_w), 13)
+        p, q = (h + 2 * pad_h - r) // stride_h + 1, (w + 2 * pad_w - s) // stride_w + 1
+        yield DgradProblem(rng.randint(1, 3), h, w, 8 * rng.randint(1, 5), 8 * rng.randint(1, 3), r, s, p, q,
+                           pad_h, pad_w, stride_h, stride_w, "f16")
+
+
+PROBLEMS = list(random_problems(24, 3)) + [
+    DgradProblem(2, 8, 8, 16, 16, 1, 1, 4, 4, 0, 0, 2, 2, "f16"),      # 1x1/s2: three phases of zeros
+    DgradProblem(1, 7, 9, 24, 8, 3, 3, 4, 5, 1, 1, 2, 2, "f16"),       # odd sizes, 3x3/s2
+    DgradProblem(2, 5, 5, 8, 16, 3, 3, 5, 5, 1, 1, 1, 1, "f16"),       # unit stride, padded
+    DgradProblem(1, 10, 10, 8, 8, 2, 2, 3, 3, 0, 0, 4, 4, "f16"),      # stride > filter: rows no tap reaches
+]
+
+
+@pytest.mark.parametrize("index", range(len(PROBLEMS)))
+def test_emulated_walk_matches_reference(index):
+    prob = PROBLEMS[index]
+    rng = np.random.default_rng(index)
+    dy = rng.standard_normal((prob.n, prob.p, prob.q, prob.k))
+    w_krsc = rng.standard_normal((prob.k, prob.r, prob.s, prob.c))
+    reference = dgrad_reference(prob, dy, w_krsc)
+    config = sm90.Sm90Config("f16", 128, 64 if index % 2 else 128, 4, 1)
+    assert supports(config, prob) is None
+    dx = emulate(config, prob, dy, np.transpose(w_krsc, (1, 2, 3, 0)))
+    assert not np.isnan(dx).any(), "some dx elements are written by no tile"
+    np.testing.assert_allclose(dx, reference, rtol=1e-10, atol=1e-10)
+
+
+def test_box_covers_resnet_phases_exactly():
+    # 7x7, 14x14, 28x28 and 56x56 phases at batch 256 tile without waste.
+    for h, stride in ((7, 1), (14, 1), (28, 1), (56, 1), (56, 2), (28, 2), (14, 2)):
+        prob = DgradProblem(256, h, h, 64, 64, 3, 3, -(-h // stride), -(-h // stride), 1, 1, stride, stride, "f16")
+        config = sm90.Sm90Config("f16", 128, 64, 4, 1)
+        box = sm90.choose_box(config, prob)
+        assert box.n * box.h * box.w == 128
+        live_rows = sum(prob.n * rows * cols for rows, cols in sm90._phase_extents(prob))
+        assert sm90.tile_count(config, prob, box) * 128 == live_rows, (h, stride, box)
+
+
+def test_workspace_and_constants():
+    prob = DgradProblem(256, 56, 56, 128, 128, 3, 3, 28, 28, 1, 1, 2, 2, "f16")
+    config = sm90.Sm90Config("f16", 128, 128, 5, 1)
+    geometry = launch(config, prob)
+    assert geometry.grid == (sm90.SM_COUNT, 1, 1)
+    assert geometry.block == (384, 1, 1)
+    assert geometry.filter_layout == "rsck"
+    assert len(geometry.constants) == sm90.CONSTANTS
+    assert geometry.constants[-1] == geometry.grid[0]          # one descriptor slot per CTA
+    assert geometry.workspace_bytes == geometry.grid[0] * (2 + 4) * 128 + 128  # dy, filter, 4 dx phases
+    small = DgradProblem(1, 4, 4, 8, 8, 1, 1, 4, 4, 0, 0, 1, 1, "f16")
+    assert launch(config, small).grid == (1, 1, 1)           # never more CTAs than tiles
+
+
+@pytest.mark.parametrize("c, k, match", [(12, 8, "C=12"), (8, 20, "K=20")])
+def test_supports_needs_channels_of_eight(c, k, match):
+    prob = DgradProblem(1, 4, 4, c, k, 1, 1, 4, 4, 0, 0, 1, 1, "f16")
+    assert match in supports(sm90.Sm90Config("f16", 128, 64, 4, 1), prob)
+
+
+def test_config_limits():
+    with pytest.raises(ValueError, match="registers"):
+        sm90.Sm90Config("f16", 128, 128, 2, 2)
+    with pytest.raises(ValueError, match="tile_m"):
+        sm90.Sm90Config("f16", 64, 128, 2, 1)
+    for config in sm90.candidate_configs(DgradProblem(8, 8, 8, 64, 64, 1, 1, 8, 8, 0, 0, 1, 1, "bf16")):
+        assert sm90.fits(config)
+        assert sm90.smem_bytes(config) <= sm90.MAX_SMEM_BYTES
