@@ -29,12 +29,27 @@ OURS_FLAGS = ["--iree-hal-target-device=cuda", "--iree-cuda-target=sm_90"]
 STOCK_TARGETS = ("sm_80", "sm_89")
 AMORTIZED_COPIES = 16
 
-# Problems off the ResNet-50 grid: odd sizes, 5x5 and 7x7 filters, stride 3, batch 1 and 3.
+# Problems off the ResNet-50 grid: odd sizes, 5x5 and 7x7 filters, stride 3, batch 1 and 3; f32 (3xTF32 kernels,
+# checked against a tighter limit); odd channel counts (16-bit, unit stride: the 2-stage alignment-1 kernels;
+# f32: cp.async of single elements).
 EXTRA_LAYERS = [
     ConvLayer("odd_5x5_s2", 3, 27, 19, 64, 32, 5, 2, 2, "f16"),
     ConvLayer("odd_7x7_s3", 1, 23, 23, 16, 24, 7, 3, 3, "f16"),
     ConvLayer("odd_3x3_s1_bf16", 3, 13, 9, 40, 24, 3, 1, 1, "bf16"),
     ConvLayer("odd_1x1_s2_bf16", 2, 15, 15, 32, 64, 1, 2, 0, "bf16"),
+    ConvLayer("odd_f32_3x3_s1", 2, 28, 28, 64, 64, 3, 1, 1, "f32"),
+    ConvLayer("odd_f32_3x3_s2_k512", 4, 14, 14, 256, 512, 3, 2, 1, "f32"),
+    ConvLayer("odd_f32_5x5_s3", 3, 23, 17, 40, 24, 5, 3, 2, "f32"),
+    ConvLayer("odd_f32_c3_7x7_s2", 2, 32, 32, 3, 64, 7, 2, 3, "f32"),
+    ConvLayer("odd_f32_c5k7_1x1_s2", 2, 15, 15, 5, 7, 1, 2, 0, "f32"),
+    ConvLayer("odd_c3_7x7_s1", 2, 32, 32, 3, 64, 7, 1, 3, "f16"),
+    ConvLayer("odd_c3_3x3_s1_bf16", 4, 32, 32, 3, 32, 3, 1, 1, "bf16"),
+    ConvLayer("odd_k7_3x3_s1", 3, 13, 9, 40, 7, 3, 1, 1, "f16"),
+    ConvLayer("odd_c5k9_5x5_s1_bf16", 2, 23, 17, 5, 9, 5, 1, 2, "bf16"),
+    ConvLayer("odd_c33k65_3x3_s1", 8, 28, 28, 33, 65, 3, 1, 1, "f16"),
+    # NCHW data, OIHW filter (PyTorch's layout) through JAX: the call takes and returns NCHW (gpu_check converts).
+    ConvLayer("nchw_3x3_s2", 4, 28, 28, 64, 64, 3, 2, 1, "f16", "nchw"),
+    ConvLayer("nchw_1x1_s1_bf16", 2, 14, 14, 128, 256, 1, 1, 0, "bf16", "nchw"),
 ]
 
 

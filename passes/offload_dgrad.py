@@ -17,7 +17,7 @@ from iree_cutlass.plugin.build import build_kernels
 from iree_cutlass.plugin.kernels import supports
 from iree_cutlass.plugin.select import ALL_FAMILIES, NoKernel, select_kernel
 
-from .dgrad_match import DgradMatch, NotDgrad, match_dgrad
+from .dgrad_match import DgradMatch, NotDgrad, conv_layout, match_dgrad
 from .dgrad_rewrite import dgrad_function_text, insert_function, replace_with_call
 from .ir_utils import location_prefix
 from .report import ConvRecord, Report
@@ -35,7 +35,8 @@ class OffloadOptions:
 
 def _is_conv(op: ir.Operation) -> bool:
     name = op.name
-    return name.startswith("linalg.conv_") or name.startswith("linalg.depthwise_conv_")
+    return name.startswith("linalg.conv_") or name.startswith("linalg.depthwise_conv_") or \
+        (name == "linalg.generic" and conv_layout(op) is not None)
 
 
 def _collect_convs(op: ir.Operation, found: list[ir.Operation]) -> list[ir.Operation]:
@@ -89,7 +90,8 @@ def offload_dgrads(module: ir.Operation, options: OffloadOptions = OffloadOption
     # One function per distinct (problem, filter layout, kernel): repeated layers share it.
     functions: dict[tuple, str] = {}
     for record, match, config in accepted:
-        key = (match.problem, str(match.filter_source.type), tuple(match.krsc_permutation), config)
+        key = (match.problem, str(match.filter_source.type), tuple(match.krsc_permutation),
+               tuple(match.dy_permutation), tuple(match.dx_permutation), config)
         if key not in functions:
             name = _unused_symbol(module, FUNCTION_PREFIX, set(functions.values()))
             insert_function(module, dgrad_function_text(name, match, config, built[config]))

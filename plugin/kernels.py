@@ -1,7 +1,9 @@
 """The kernel library's families behind one interface: what the pass, the builder and the tuner call.
 
-    sm80  CUTLASS 2.x implicit-GEMM dgrad (cp.async + mma.sync), any GPU from sm_80 on; filter in KRSC.
-    sm90  Hopper TMA + wgmma dgrad per output phase (sm_90a only); filter in RSCK; a descriptor workspace.
+    sm80  CUTLASS 2.x implicit-GEMM dgrad (cp.async or register-staged loads + mma.sync), any GPU from sm_80
+          on; f16, bf16 and f32 (3xTF32); filter in KRSC.
+    sm90  Hopper TMA + wgmma dgrad per output phase (sm_90a only); f16 and bf16; filter in RSCK; a descriptor
+          workspace.
 
 Every kernel takes, in IREE's extern-dispatch ABI, its bindings (dy, filter, dx[, workspace]) and then its
 32-bit push constants; `launch` says all the pass needs to emit the dispatch.
@@ -21,6 +23,9 @@ KernelConfig = Union[Sm80Config, Sm90Config]
 FAMILIES = {sm80.FAMILY: sm80, sm90.FAMILY: sm90}
 _CONFIG_TYPES = {sm80.FAMILY: Sm80Config, sm90.FAMILY: Sm90Config}
 
+# sm90_dgrad.cuh is written for 16-bit elements (64-element rows of 128-byte swizzles); f32 runs on sm80 kernels.
+SM90_DTYPES = ("f16", "bf16")
+
 
 @dataclass(frozen=True)
 class Launch:
@@ -39,6 +44,8 @@ def family(config: KernelConfig):
 
 def supports(config: KernelConfig, problem: DgradProblem) -> str | None:
     """None if `config` computes `problem` correctly, else a one-line reason."""
+    if config.family == sm90.FAMILY and config.dtype not in SM90_DTYPES:
+        return f"the sm90 kernels take {' and '.join(SM90_DTYPES)}, not {config.dtype}"
     return family(config).supports(config, problem)
 
 

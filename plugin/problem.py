@@ -1,7 +1,8 @@
 """The convolution backward-data problem that a kernel is built and chosen for."""
 from dataclasses import dataclass
 
-DTYPES = ("f16", "bf16")
+DTYPES = ("f16", "bf16", "f32")
+ELEMENT_BYTES = {"f16": 2, "bf16": 2, "f32": 4}
 
 
 @dataclass(frozen=True)

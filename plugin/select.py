@@ -9,9 +9,9 @@ import json
 import pathlib
 
 from . import sm90
-from .kernels import KernelConfig, config_from_dict, config_to_dict, runs_on, supports
+from .kernels import SM90_DTYPES, KernelConfig, config_from_dict, config_to_dict, runs_on, supports
 from .problem import DgradProblem
-from .sm80 import ALIGNMENTS, Sm80Config, launch_geometry
+from .sm80 import CP_ASYNC_ALIGNMENTS, Sm80Config, alignments, launch_geometry
 
 TUNING_DIR = pathlib.Path(__file__).parent / "tuning"
 DEFAULT_CARD = "h200"
@@ -46,23 +46,67 @@ SM80_TILES = (
     ((64, 64, 64), 5, (2, 2, 1)),
 )
 
+# 16-bit problems with an odd K or C at unit stride: cp.async cannot move one 2-byte element, so they run on the
+# 2-stage mainloop that loads through registers. CUTLASS's own 2-stage tiles (GenerateSM75_TensorOp_1688,
+# alignments 8/4/2/1), here with sm80's mma.sync 16x8x16 (which bf16 needs).
+SM80_TWO_STAGE_TILES = (
+    ((256, 128, 32), 2, (4, 2, 1)),
+    ((128, 256, 32), 2, (2, 4, 1)),
+    ((128, 128, 32), 2, (2, 2, 1)),
+    ((64, 256, 32), 2, (1, 4, 1)),
+    ((256, 64, 32), 2, (4, 1, 1)),
+    ((64, 128, 32), 2, (2, 2, 1)),
+    ((128, 64, 32), 2, (2, 2, 1)),
+    ((64, 64, 32), 2, (2, 2, 1)),
+    ((64, 128, 64), 2, (1, 2, 2)),
+)
+
+# f32 problems: CUTLASS's 3xTF32 tiles (GenerateSM80_TensorOp_1688_fast_fp32_math, mma.sync 16x8x8,
+# alignments 4/2/1: cp.async moves 16, 8 or 4 bytes).
+F32_TILES = (
+    ((128, 128, 16), 4, (4, 2, 1)),
+    ((128, 128, 16), 3, (4, 2, 1)),
+    ((256, 64, 16), 3, (4, 2, 1)),
+    ((64, 256, 16), 3, (2, 4, 1)),
+    ((128, 64, 16), 4, (2, 2, 1)),
+    ((64, 128, 16), 4, (2, 2, 1)),
+    ((64, 64, 16), 3, (2, 2, 1)),
+    ((128, 128, 32), 3, (4, 2, 1)),
+    ((256, 64, 32), 3, (4, 2, 1)),
+    ((64, 256, 32), 3, (2, 4, 1)),
+    ((128, 64, 32), 3, (2, 2, 1)),
+    ((64, 128, 32), 3, (2, 2, 1)),
+    ((64, 64, 32), 3, (2, 2, 1)),
+)
+
 
 class NoKernel(Exception):
     """No kernel computes this problem; the message is the one-line reason."""
 
 
-def _largest_alignment(extent: int) -> int | None:
-    return next((a for a in ALIGNMENTS if extent % a == 0), None)
+def needs_register_loads(problem: DgradProblem) -> bool:
+    """Whether K or C is too narrow for cp.async (odd channel counts of 16-bit types): such problems run on
+    the 2-stage mainloop."""
+    narrowest = CP_ASYNC_ALIGNMENTS[problem.dtype][-1]
+    return problem.k % narrowest != 0 or problem.c % narrowest != 0
+
+
+def _widest_alignment(dtype: str, stages: int, extent: int) -> int:
+    # Never empty: _config puts odd 16-bit channels on 2 stages, whose list (like f32's) ends in 1.
+    return next(a for a in alignments(dtype, stages) if extent % a == 0)
 
 
 def _config(problem: DgradProblem, stride_support: str, tile, stages: int, warps) -> Sm80Config:
-    """A config for `problem` with the widest alignments its K and C allow."""
-    align_k = _largest_alignment(problem.k)
-    align_c = _largest_alignment(problem.c)
-    if align_k is None:
-        raise NoKernel(f"K={problem.k} is odd: CUTLASS's cp.async loads need K to be a multiple of 2")
-    if align_c is None:
-        raise NoKernel(f"C={problem.c} is odd: CUTLASS's cp.async loads need C to be a multiple of 2")
+    """A config for `problem` with the widest alignments its K and C allow; a problem cp.async cannot load gets
+    the same tile on the 2-stage mainloop, at unit stride (sm80.py says why not strided)."""
+    if needs_register_loads(problem):
+        if problem.strided:
+            odd = f"C={problem.c}" if problem.c % 2 else f"K={problem.k}"
+            raise NoKernel(f"{odd} is odd at stride {problem.stride_h}x{problem.stride_w}: cp.async needs even "
+                           f"16-bit channels and CUTLASS's 2-stage strided dgrad cannot load single elements")
+        stages = 2
+    align_k = _widest_alignment(problem.dtype, stages, problem.k)
+    align_c = _widest_alignment(problem.dtype, stages, problem.c)
     tm, tn, tk = tile
     wm, wn, wk = warps
     return Sm80Config(
@@ -76,20 +120,27 @@ def _stride_support(problem: DgradProblem) -> str:
     return "strided" if problem.strided else "unity"
 
 
+def sm80_tiles(problem: DgradProblem) -> tuple:
+    """The CUTLASS generator tiles for `problem`'s element type and alignments."""
+    if problem.dtype == "f32":
+        return F32_TILES
+    return SM80_TWO_STAGE_TILES if needs_register_loads(problem) else SM80_TILES
+
+
 def sm80_candidates(problem: DgradProblem) -> list[Sm80Config]:
     """Every CUTLASS sm80 generator tile that computes `problem`."""
     stride_support = _stride_support(problem)
     try:
-        configs = [_config(problem, stride_support, tile, stages, warps) for tile, stages, warps in SM80_TILES]
+        configs = [_config(problem, stride_support, tile, stages, warps) for tile, stages, warps in sm80_tiles(problem)]
     except NoKernel:
         return []
     return [config for config in configs if supports(config, problem) is None]
 
 
 def candidate_configs(problem: DgradProblem, arch: str = "sm_90") -> list[KernelConfig]:
-    """The space a tuner measures: the sm80 tiles, and on sm_90 the Hopper kernels too."""
+    """The space a tuner measures: the sm80 tiles, and on sm_90 the Hopper kernels too (f16 and bf16 only)."""
     configs: list[KernelConfig] = list(sm80_candidates(problem))
-    if runs_on(sm90.Sm90Config(problem.dtype, 128, 128, 2, 1), arch):
+    if problem.dtype in SM90_DTYPES and runs_on(sm90.Sm90Config(problem.dtype, 128, 128, 2, 1), arch):
         configs += sm90.candidate_configs(problem)
     return configs
 
@@ -106,20 +157,35 @@ ALL_FAMILIES = ("sm80", "sm90")
 def sm90_heuristic_config(problem: DgradProblem) -> sm90.Sm90Config:
     """A Hopper tile with no measurement at hand: N tile fitted to C (a 64-channel layer wastes half of a
     128-wide tile), the deepest pipeline that fits, one CTA per SM."""
+    if problem.dtype not in SM90_DTYPES:
+        raise NoKernel(f"the sm90 kernels take {' and '.join(SM90_DTYPES)}, not {problem.dtype}")
     tile_n = 64 if problem.c <= 64 else 128 if problem.c <= 128 else 256
     return sm90.Sm90Config(problem.dtype, 128, tile_n, sm90.max_stages(128, tile_n, 1, problem.dtype), 1)
 
 
 def heuristic_config(problem: DgradProblem, arch: str = "sm_90", families=ALL_FAMILIES) -> KernelConfig:
-    """A default kernel with no GPU at hand: the sm80 tiles fitted to the H200 measurements of
-    shared/reference (cutlass2x.jsonl, ResNet-50 layers at batch 8 and 256), or the sm90 one when only that
-    family is allowed. sm80: 128x128 once it fills a wave of SMs, 128x256 for strided problems with C >= 256
-    and two waves of it, else 64x128 (64x64 when C <= 64)."""
+    """A default kernel with no GPU at hand. On sm_90 the sm90 kernel where it supports the problem (f16/bf16,
+    channels of 8): it was the fastest on 76 of the 88 ResNet-50 problems on the H200
+    (bench/results/h200_2026-12-02_tune_sm90.json). Otherwise the sm80 tiles fitted to the H200 measurements of
+    shared/reference (cutlass2x.jsonl, ResNet-50 layers at batch 8 and 256). sm80: 128x128 once it fills a wave of SMs, 128x256 for strided problems with C >= 256
+    and two waves of it, else 64x128 (64x64 when C <= 64); odd channels of 16-bit types take the same tile
+    with 2 stages (unit stride only). f32 (3xTF32, unmeasured): CUTLASS's 16-deep fast-f32 tiles of the same shapes."""
+    hopper = "sm90" in families and arch in ("sm_90", "sm_90a")
+    if hopper and problem.dtype in SM90_DTYPES:
+        config = sm90_heuristic_config(problem)
+        if supports(config, problem) is None or "sm80" not in families:
+            return config  # (an unsupported one is refused by select_kernel, with the reason)
     if "sm80" not in families:
-        if "sm90" in families and arch in ("sm_90", "sm_90a"):
+        if hopper:
             return sm90_heuristic_config(problem)
         raise NoKernel(f"no kernel family of {', '.join(families)} runs on {arch}")
     stride_support = _stride_support(problem)
+    if problem.dtype == "f32":
+        if _tiles(problem, stride_support, 128, 128) >= _SM_COUNT:
+            return _config(problem, stride_support, (128, 128, 16), 4, (4, 2, 1))
+        if problem.c <= 64:
+            return _config(problem, stride_support, (64, 64, 16), 3, (2, 2, 1))
+        return _config(problem, stride_support, (64, 128, 16), 4, (2, 2, 1))
     if stride_support == "strided" and problem.c >= 256 and _tiles(problem, stride_support, 128, 256) >= 2 * _SM_COUNT:
         return _config(problem, stride_support, (128, 256, 32), 3, (2, 4, 1))
     if _tiles(problem, stride_support, 128, 128) >= _SM_COUNT:

@@ -3,12 +3,26 @@
 The kernels follow IREE's hal.dispatch.extern CUDA ABI: (const T* dy, const T* w_krsc, T* dx, then 13 uint32
 push constants). The host can pass nothing else, so thread 0 builds CUTLASS's Params in dynamic shared memory.
 They run on any GPU from sm_80 on (built for the target the user names).
+
+Element types and math:
+    f16, bf16  mma.sync 16x8x16, f32 accumulate.
+    f32        3xTF32 (cutlass::arch::OpMultiplyAddFastF32 on mma.sync 16x8x8 tf32, f32 accumulate): each
+               operand is split into a tf32 "big" and a tf32 "small" part and three products are summed, which
+               keeps f32 accuracy (relative L2 ~1e-6 against float64, where plain tf32 gives ~1e-3) at about
+               a third of the tf32 tensor-op rate.
+
+Mainloops: stages >= 3 is CUTLASS's multistage cp.async pipeline, whose copies move 4, 8 or 16 bytes, so an
+operand's alignment is 16, 8 or 4 bytes of elements (8/4/2 for 16-bit types, 4/2/1 for f32). stages == 2 is the
+register-staged ImplicitGemmPipelined mainloop (what CUTLASS's Sm75 kernels use): ordinary global loads of any
+width, so 16-bit operands may also have alignment 1 there. Odd channel counts of 16-bit types run on it, at unit
+stride only: its strided form (TileIteratorStridedDgrad, CUTLASS 4.2) makes one load per 16-byte thread-map
+vector and skips the rest of a narrower alignment's loads (on an H200 such a kernel faulted).
 """
 from dataclasses import dataclass
 from string import Template
 from typing import ClassVar
 
-from .problem import DTYPES, DgradProblem
+from .problem import DTYPES, ELEMENT_BYTES, DgradProblem
 
 FAMILY = "sm80"
 FILTER_LAYOUT = "krsc"
@@ -16,8 +30,10 @@ NVCC_ARCH = None  # built for the CUDA target the compile names
 
 STRIDE_SUPPORTS = ("unity", "strided")
 
-# cp.async moves 4, 8 or 16 bytes, so 16-bit operands need an alignment of 2, 4 or 8 elements.
-ALIGNMENTS = (8, 4, 2)
+# Alignments (elements, widest first) an operand may have. cp.async (stages >= 3) moves 4, 8 or 16 bytes; the
+# 2-stage mainloop loads through registers, so there 16-bit operands may also be read one element at a time.
+CP_ASYNC_ALIGNMENTS = {"f16": (8, 4, 2), "bf16": (8, 4, 2), "f32": (4, 2, 1)}
+REGISTER_LOAD_ALIGNMENTS = {"f16": (8, 4, 2, 1), "bf16": (8, 4, 2, 1), "f32": (4, 2, 1)}
 
 # The optimized dgrad iterators keep filter-position masks in 32-bit words.
 MAX_FILTER_EXTENT = 32
@@ -33,14 +49,21 @@ SMEM_ALIGN = 16
 _INT32_MAX = 2**31 - 1
 _GRID_YZ_MAX = 65535
 
-_ELEMENT_TYPES = {"f16": "cutlass::half_t", "bf16": "cutlass::bfloat16_t"}
-_ELEMENT_BYTES = 2
+_ELEMENT_TYPES = {"f16": "cutlass::half_t", "bf16": "cutlass::bfloat16_t", "f32": "float"}
+# mma.sync shape (m, n, k) and CUTLASS math operator per element type; f32 is 3xTF32 (see the module docstring).
+INSTRUCTION_SHAPES = {"f16": (16, 8, 16), "bf16": (16, 8, 16), "f32": (16, 8, 8)}
+_MATH_OPERATORS = {"f16": "OpMultiplyAdd", "bf16": "OpMultiplyAdd", "f32": "OpMultiplyAddFastF32"}
 _ACCUMULATOR_BYTES = 4
+
+
+def alignments(dtype: str, stages: int) -> tuple[int, ...]:
+    """The alignments, widest first, that a config of `dtype` with `stages` stages may load operands with."""
+    return REGISTER_LOAD_ALIGNMENTS[dtype] if stages == 2 else CP_ASYNC_ALIGNMENTS[dtype]
 
 
 @dataclass(frozen=True)
 class Sm80Config:
-    dtype: str  # "f16" | "bf16"
+    dtype: str  # "f16" | "bf16" | "f32" (3xTF32)
     stride_support: str  # "unity" (stride 1 only) | "strided" (any stride, skips the inserted zeros)
     tile_m: int
     tile_n: int
@@ -48,7 +71,7 @@ class Sm80Config:
     warp_m: int
     warp_n: int
     warp_k: int
-    stages: int
+    stages: int  # 2: register-staged mainloop (any alignment); >= 3: cp.async multistage
     align_a: int  # elements; A = dy, divides K
     align_b: int  # B = filter, divides C
     align_c: int  # C = dx, divides C
@@ -64,14 +87,22 @@ class Sm80Config:
             if warp < 1 or tile < warp or tile % warp:
                 raise ValueError(f"warp shape {self.warp_m}x{self.warp_n}x{self.warp_k} does not divide "
                                  f"tile {self.tile_m}x{self.tile_n}x{self.tile_k}")
-        # mma.sync 16x8x16: every warp tile must hold whole instructions.
-        if self.warp_m % 16 or self.warp_n % 8 or self.warp_k % 16:
-            raise ValueError(f"warp shape {self.warp_m}x{self.warp_n}x{self.warp_k} is not a multiple of 16x8x16")
+        # Every warp tile must hold whole mma.sync instructions.
+        im, in_, ik = INSTRUCTION_SHAPES[self.dtype]
+        if self.warp_m % im or self.warp_n % in_ or self.warp_k % ik:
+            raise ValueError(f"warp shape {self.warp_m}x{self.warp_n}x{self.warp_k} is not a multiple of "
+                             f"{im}x{in_}x{ik}")
         if self.stages < 2:
             raise ValueError(f"stages must be >= 2, got {self.stages}")
+        allowed = alignments(self.dtype, self.stages)
         for name in ("align_a", "align_b", "align_c"):
-            if getattr(self, name) not in ALIGNMENTS:
-                raise ValueError(f"{name} must be one of {ALIGNMENTS}, got {getattr(self, name)}")
+            if getattr(self, name) not in allowed:
+                raise ValueError(f"{name} of a {self.stages}-stage {self.dtype} kernel must be one of {allowed}, "
+                                 f"got {getattr(self, name)}")
+        if self.stages == 2 and self.stride_support == "strided" and \
+                min(self.align_a, self.align_b) < CP_ASYNC_ALIGNMENTS[self.dtype][0]:
+            raise ValueError("a 2-stage strided kernel needs 16-byte dy and filter alignments (CUTLASS's "
+                             "TileIteratorStridedDgrad skips narrower loads)")
 
     @property
     def name(self) -> str:
@@ -104,14 +135,15 @@ def _round_up(value: int, multiple: int) -> int:
 
 
 def shared_storage_bytes(config: Sm80Config) -> int:
-    """sizeof(Kernel::SharedStorage): the union of the multistage mainloop and the epilogue buffers.
+    """sizeof(Kernel::SharedStorage), or an upper bound: the union of the mainloop and the epilogue buffers.
 
-    Mainloop: `stages` unpadded A (tile_m x tile_k) and B (tile_k x tile_n) 16-bit tiles (the sm80 tensor-op
-    cores use swizzled layouts without padding). Epilogue (TileIteratorTensorOpMixed, f32 accumulators):
+    Mainloop: `stages` unpadded A (tile_m x tile_k) and B (tile_k x tile_n) tiles of the element type (the
+    tensor-op cores use swizzled layouts without padding, in both mainloops). Epilogue (f32 accumulators):
     16 rows per warp row and k-partition, tile_n + 8 columns of padding. Checked against sizeof() for every
     candidate tile with nvcc, and static_asserted in each kernel.
     """
-    mainloop = config.stages * (config.tile_m * config.tile_k + config.tile_k * config.tile_n) * _ELEMENT_BYTES
+    element_bytes = ELEMENT_BYTES[config.dtype]
+    mainloop = config.stages * (config.tile_m * config.tile_k + config.tile_k * config.tile_n) * element_bytes
     warps_m, _, warps_k = config.warp_count
     epilogue = warps_m * warps_k * 16 * (config.tile_n + 8) * _ACCUMULATOR_BYTES
     return max(mainloop, epilogue)
@@ -183,7 +215,7 @@ def supports(config: Sm80Config, problem: DgradProblem) -> str | None:
         return f"filter {p.r}x{p.s} exceeds the optimized iterator's limit of {MAX_FILTER_EXTENT}"
     sizes = {"dx": p.n * p.h * p.w * p.c, "dy": p.n * p.p * p.q * p.k, "filter": p.k * p.r * p.s * p.c}
     for tensor, elements in sizes.items():
-        if elements * _ELEMENT_BYTES >= 2**31:
+        if elements * ELEMENT_BYTES[p.dtype] >= 2**31:
             return f"{tensor} has {elements} elements: CUTLASS needs tensors under 2 GiB (32-bit offsets)"
     if max(p.n, p.h, p.w, p.c, p.k, p.r, p.s, p.p, p.q, p.pad_h, p.pad_w, p.stride_h, p.stride_w) > _INT32_MAX:
         return "a dimension exceeds the 32-bit push constant range"
@@ -196,7 +228,7 @@ def supports(config: Sm80Config, problem: DgradProblem) -> str | None:
 
 
 _SOURCE = Template(r"""// Generated by iree_cutlass.plugin.kernels for config $name.
-// CUTLASS 2.x implicit-GEMM dgrad (sm80 tensor ops: cp.async + mma.sync 16x8x16), $element in/out, f32 accumulate.
+// CUTLASS 2.x implicit-GEMM dgrad (sm80 tensor ops: $mainloop + $math), $element in/out, f32 accumulate.
 #include <cstdint>
 #include <new>
 
@@ -223,8 +255,8 @@ using Kernel = typename cutlass::conv::kernel::DefaultConv2dDgrad<
     cutlass::arch::OpClassTensorOp, cutlass::arch::Sm80,
     cutlass::gemm::GemmShape<$tile_m, $tile_n, $tile_k>,
     cutlass::gemm::GemmShape<$warp_m, $warp_n, $warp_k>,
-    cutlass::gemm::GemmShape<16, 8, 16>,
-    EpilogueOp, Swizzle, $stages, cutlass::arch::OpMultiplyAdd,
+    cutlass::gemm::GemmShape<$instruction_m, $instruction_n, $instruction_k>,
+    EpilogueOp, Swizzle, $stages, cutlass::arch::$math_operator,
     cutlass::conv::IteratorAlgorithm::kOptimized, cutlass::conv::StrideSupport::$stride_support,
     $align_a, $align_b>::Kernel;
 
@@ -300,6 +332,7 @@ _STRIDE_SUPPORT_ENUM = {"unity": "kUnity", "strided": "kStrided"}
 
 def generate_source(config: Sm80Config) -> str:
     """The full CUDA C++ source of one kernel, entry point `config.name`."""
+    instruction = INSTRUCTION_SHAPES[config.dtype]
     return _SOURCE.substitute(
         name=config.name,
         element=_ELEMENT_TYPES[config.dtype],
@@ -308,6 +341,12 @@ def generate_source(config: Sm80Config) -> str:
         tile_m=config.tile_m, tile_n=config.tile_n, tile_k=config.tile_k,
         warp_m=config.warp_m, warp_n=config.warp_n, warp_k=config.warp_k,
         stages=config.stages,
+        # The description line reads as before for the 16-bit cp.async kernels: their sources, and so their
+        # cache keys, are unchanged.
+        mainloop="2-stage register-staged loads" if config.stages == 2 else "cp.async",
+        math=("3xTF32 " if config.dtype == "f32" else "") + "mma.sync " + "x".join(map(str, instruction)),
+        instruction_m=instruction[0], instruction_n=instruction[1], instruction_k=instruction[2],
+        math_operator=_MATH_OPERATORS[config.dtype],
         align_a=config.align_a, align_b=config.align_b, align_c=config.align_c,
         params_offset=params_offset(config),
         smem_bytes=smem_bytes(config),

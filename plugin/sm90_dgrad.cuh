@@ -21,6 +21,11 @@
 //   clips whatever falls outside dx. The store drains while the consumers start the next tile. The grid is
 //   persistent: each CTA walks tiles blockIdx.x, blockIdx.x + gridDim.x, ...
 //
+// - Clusters (kCluster 2): two CTAs of a cluster take two neighbouring M tiles of the same phase and channel
+//   block, and each loads half of the shared filter tile once for both (TMA multicast): a third less traffic from
+//   L2 into shared memory per multiply for 128x256 tiles. A stage is refilled only when the consumers of both
+//   CTAs have released it. The cluster shape is compiled in (__cluster_dims__), so IREE's plain launch works.
+//
 // IREE's HAL cannot build TMA descriptors on the host at dispatch time, so each CTA builds its descriptors (dy,
 // the filter, and dx once per phase) on the device: zeroed, every field set with tensormap.replace, copied to
 // the CTA's own slot of the workspace binding with a release fence, and acquired before first use.
@@ -30,6 +35,7 @@
 
 #include <cute/tensor.hpp>
 #include <cute/arch/copy_sm90_desc.hpp>
+#include <cute/arch/cluster_sm90.hpp>
 #include <cute/arch/copy_sm90_tma.hpp>
 #include <cute/arch/mma_sm90.hpp>
 #include <cute/atom/mma_atom.hpp>
@@ -65,14 +71,17 @@ struct Tile {
   int rows, cols;                // extent of this phase: ceil((H - ph) / stride_h) x ceil((W - pw) / stride_w)
   int r_first, taps_h, s_first, taps_w;
   int dy_row0, dy_col0;          // dy row/column of tap 0 for phase row/column 0: (ph + pad) / stride
-  bool live;                     // false when the tile lies entirely outside its phase
+  bool live;                     // false when the tile lies entirely outside its phase (nothing to store)
 };
 
+// The persistent walk is over units: one tile, or with clusters one tile per CTA of the cluster (neighbouring M
+// tiles of the same phase and channel block, so they run the same taps and share the filter tile).
 struct TileWalk {
   DgradShape d;
-  int tiles_c, tiles_n, tiles_h, tiles_w, phases, count, kblocks;
+  int cluster;
+  int tiles_c, tiles_n, tiles_h, tiles_w, tiles_m, phases, count, kblocks;
 
-  __device__ TileWalk(DgradShape const& shape, int tile_n) : d(shape) {
+  __device__ TileWalk(DgradShape const& shape, int tile_n, int cluster_size) : d(shape), cluster(cluster_size) {
     int rows_max = (d.h + d.stride_h - 1) / d.stride_h;
     int cols_max = (d.w + d.stride_w - 1) / d.stride_w;
     tiles_c = (d.c + tile_n - 1) / tile_n;
@@ -80,19 +89,22 @@ struct TileWalk {
     tiles_h = (rows_max + d.box_h - 1) / d.box_h;
     tiles_w = (cols_max + d.box_w - 1) / d.box_w;
     phases = d.stride_h * d.stride_w;
-    count = tiles_c * phases * tiles_w * tiles_h * tiles_n;
+    tiles_m = tiles_w * tiles_h * tiles_n;
+    count = tiles_c * phases * ((tiles_m + cluster - 1) / cluster);
     kblocks = (d.k + kTileK - 1) / kTileK;
   }
 
-  // Channels vary fastest, then phases, so CTAs running together share the same dy rows in L2.
-  __device__ Tile decode(int index, int tile_n) const {
+  // Channels vary fastest, then phases, so CTAs running together share the same dy rows in L2. `rank` picks
+  // the CTA's tile within a cluster's unit.
+  __device__ Tile decode(int index, int tile_n, int rank = 0) const {
     Tile t;
     int rest = index;
     int cn = rest % tiles_c;  rest /= tiles_c;
     int phase = rest % phases; rest /= phases;
-    int tw = rest % tiles_w;  rest /= tiles_w;
-    int th = rest % tiles_h;  rest /= tiles_h;
-    int tn = rest;
+    int m = rest * cluster + rank;
+    int tw = m % tiles_w;  m /= tiles_w;
+    int th = m % tiles_h;  m /= tiles_h;
+    int tn = m;
     t.ph = phase / d.stride_w;
     t.pw = phase % d.stride_w;
     t.rows = int(d.h) > t.ph ? (int(d.h) - t.ph + d.stride_h - 1) / d.stride_h : 0;
@@ -107,8 +119,16 @@ struct TileWalk {
     t.taps_w = t.s_first < int(d.s) ? (int(d.s) - 1 - t.s_first) / d.stride_w + 1 : 0;
     t.dy_row0 = (t.ph + d.pad_h) / d.stride_h;
     t.dy_col0 = (t.pw + d.pad_w) / d.stride_w;
-    t.live = t.i0 < t.rows && t.j0 < t.cols;
+    t.live = t.i0 < t.rows && t.j0 < t.cols && t.n0 < int(d.n);
     return t;
+  }
+
+  // Whether any CTA of the cluster has a tile to store in this unit: then all of them run its mainloop.
+  __device__ bool unit_live(int index, int tile_n) const {
+    for (int rank = 0; rank < cluster; ++rank) {
+      if (decode(index, tile_n, rank).live) return true;
+    }
+    return false;
   }
 
   __device__ int iterations(Tile const& t) const { return t.taps_h * t.taps_w * kblocks; }
@@ -194,9 +214,10 @@ __device__ __forceinline__ void acquire_tensormap(void const* gmem_desc) {
 // (the register file is split in four quadrants of 16384, so 12 warps get 168 each at entry).
 // kCtasPerSm 2: two CTAs share an SM, each hiding the other's epilogue behind its mainloop; every thread keeps
 // the entry budget of 80 registers (room for a 64x64 accumulator).
-template <class Element, int kTileM, int kTileN, int kStages, int kCtasPerSm, bool kPingpong>
+template <class Element, int kTileM, int kTileN, int kStages, int kCtasPerSm, bool kPingpong, int kCluster>
 struct DgradKernel {
   static_assert(kCtasPerSm == 1 || kCtasPerSm == 2, "one or two CTAs per SM");
+  static_assert(kCluster == 1 || kCluster == 2, "clusters of one or two CTAs along M");
   static_assert(kPingpong ? (kTileM == 64 || kTileM == 128) : (kTileM == 128 || kTileM == 256),
                 "cooperative tiles are 128 or 256 rows (two warpgroups), ping-pong tiles 64 or 128 (one)");
   static_assert(kTileN % 64 == 0 && kTileN <= 256, "N tile is 64, 128, 192 or 256 channels");
@@ -219,6 +240,7 @@ struct DgradKernel {
   using SmemLayoutD = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
                                              make_shape(Int<kTileM>{}, Int<kTileN>{})));
   static constexpr uint32_t kStageBytes = (kTileM + kTileN) * kTileK * sizeof(Element);
+  static constexpr int kSliceN = kTileN / kCluster;   // filter rows each CTA of a cluster loads for all
   static constexpr int kWarps = kThreads / 32;
 
   struct SharedStorage {
@@ -249,6 +271,7 @@ struct DgradKernel {
       asm volatile("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dynamic_smem));
       // A launch that does not match what this kernel was built for would corrupt memory: fail loudly.
       if (blockDim.x != kThreads || blockDim.y != 1 || blockDim.z != 1 || gridDim.y != 1 || gridDim.z != 1 ||
+          gridDim.x % kCluster != 0 ||
           blockIdx.x >= shape.slots || dynamic_smem < uint32_t(kSmemBytes) ||
           shape.box_n * shape.box_h * shape.box_w != uint32_t(kTileM) ||
           ((reinterpret_cast<uintptr_t>(dy) | reinterpret_cast<uintptr_t>(w_rsck) |
@@ -258,7 +281,8 @@ struct DgradKernel {
 #pragma unroll
       for (int stage = 0; stage < kStages; ++stage) {
         cutlass::arch::ClusterTransactionBarrier::init(&smem.full[stage], 1);
-        cutlass::arch::ClusterBarrier::init(&smem.empty[stage], kMmaThreads / 32);
+        // Released by the tile's consumer warps in every CTA of the cluster (they all read this stage's filter).
+        cutlass::arch::ClusterBarrier::init(&smem.empty[stage], kMmaThreads / 32 * kCluster);
       }
       cutlass::arch::ClusterBarrier::init(&smem.turn[0], 1);
       cutlass::arch::ClusterBarrier::init(&smem.turn[1], 1);
@@ -275,14 +299,20 @@ struct DgradKernel {
       build_descriptor(index, smem.tensormap[warp], slot + index * kDescBytes, dy, w_rsck, dx, shape, lane);
     }
     __syncthreads();
+    if constexpr (kCluster > 1) cute::cluster_sync();  // the peer's barriers exist before anyone signals them
 
-    TileWalk const walk(shape, kTileN);
+    TileWalk const walk(shape, kTileN, kCluster);
     if (warp < 4) {
       if constexpr (kCtasPerSm == 1) cutlass::arch::warpgroup_reg_dealloc<56>();
       if (warp == 0 && lane == 0) produce(smem, walk, slot);
     } else {
       if constexpr (kCtasPerSm == 1) cutlass::arch::warpgroup_reg_alloc<224>();
       consume(smem, walk, slot, thread - 128);
+    }
+    if constexpr (kCluster > 1) {
+      // No CTA leaves while its peer may still arrive on its barriers.
+      __syncwarp();
+      cute::cluster_sync();
     }
   }
 
@@ -298,7 +328,7 @@ struct DgradKernel {
     } else if (index == 1) {
       uint32_t dims[3] = {d.k, d.c, d.r * d.s};
       uint64_t strides[2] = {uint64_t(d.k) * 2, uint64_t(d.c) * d.k * 2};
-      uint32_t box[3] = {kTileK, kTileN, 1};
+      uint32_t box[3] = {kTileK, kSliceN, 1};
       build_tensormap<3>(scratch, gmem_desc, w_rsck, dims, strides, box, lane);
     } else {
       uint32_t const phase = index - 2;
@@ -321,11 +351,12 @@ struct DgradKernel {
     acquire_tensormap(desc_a);
     acquire_tensormap(desc_b);
     uint64_t const hint = static_cast<uint64_t>(TMA::CacheHintSm90::EVICT_NORMAL);
+    int const rank = kCluster > 1 ? int(cute::block_rank_in_cluster()) : 0;
     int stage = 0;
     uint32_t phase = 0;
-    for (int index = blockIdx.x; index < walk.count; index += gridDim.x) {
-      Tile const t = walk.decode(index, kTileN);
-      if (!t.live) continue;
+    for (int index = unit_begin(); index < walk.count; index += unit_stride()) {
+      if (!walk.unit_live(index, kTileN)) continue;
+      Tile const t = walk.decode(index, kTileN, rank);
       for (int th = 0; th < t.taps_h; ++th) {
         int const r = t.r_first + th * walk.d.stride_h;
         int const dy_row = t.i0 + t.dy_row0 - th;
@@ -338,8 +369,14 @@ struct DgradKernel {
             cutlass::arch::ClusterTransactionBarrier::arrive_and_expect_tx(&smem.full[stage], kStageBytes);
             SM90_TMA_LOAD_4D::copy(desc_a, &smem.full[stage], hint, smem.a + stage * kTileM * kTileK,
                                    kb * kTileK, dy_col, dy_row, t.n0);
-            SM90_TMA_LOAD_3D::copy(desc_b, &smem.full[stage], hint, smem.b + stage * kTileN * kTileK,
-                                   kb * kTileK, t.c0, tap);
+            Element* b_slice = smem.b + stage * kTileN * kTileK + rank * kSliceN * kTileK;
+            if constexpr (kCluster > 1) {
+              // This CTA's slice of the filter tile lands in every CTA of the cluster.
+              SM90_TMA_LOAD_MULTICAST_3D::copy(desc_b, &smem.full[stage], uint16_t((1 << kCluster) - 1), hint,
+                                               b_slice, kb * kTileK, t.c0 + rank * kSliceN, tap);
+            } else {
+              SM90_TMA_LOAD_3D::copy(desc_b, &smem.full[stage], hint, b_slice, kb * kTileK, t.c0, tap);
+            }
             if (++stage == kStages) {
               stage = 0;
               phase ^= 1;
@@ -372,13 +409,14 @@ struct DgradKernel {
     }
 
     int const lane = thread % 32;
+    int const rank = kCluster > 1 ? int(cute::block_rank_in_cluster()) : 0;
     int stage = 0;
     uint32_t phase_bit = 0;
     uint32_t turn_bit = 0;
     int live = 0;
-    for (int index = blockIdx.x; index < walk.count; index += gridDim.x) {
-      Tile const t = walk.decode(index, kTileN);
-      if (!t.live) continue;
+    for (int index = unit_begin(); index < walk.count; index += unit_stride()) {
+      if (!walk.unit_live(index, kTileN)) continue;
+      Tile const t = walk.decode(index, kTileN, rank);
       int const iterations = walk.iterations(t);
       if constexpr (kPingpong) {
         // Live tiles alternate between the warpgroups; the other one's tile only moves the stage ring on.
@@ -420,6 +458,8 @@ struct DgradKernel {
         if (mma_thread == 0) cutlass::arch::ClusterBarrier::arrive(&smem.turn[wg ^ 1]);  // the other's turn
       }
 
+      // A cluster peer's tile can outlive this CTA's one at the edge: then this CTA only helped load.
+      if (!t.live) continue;
       // Epilogue: wait until the previous tile's stores have read the staging tile, then stage this one.
       if (storer) tma_store_wait<0>();
       tile_sync(wg);
@@ -464,22 +504,33 @@ struct DgradKernel {
 
   static __device__ __forceinline__ void release(SharedStorage& smem, int stage, int lane) {
     __syncwarp();
-    if (lane == 0) cutlass::arch::ClusterBarrier::arrive(&smem.empty[stage]);
+    if (lane == 0) {
+      if constexpr (kCluster > 1) {
+        for (int cta = 0; cta < kCluster; ++cta) cutlass::arch::ClusterBarrier::arrive(&smem.empty[stage], cta, 1);
+      } else {
+        cutlass::arch::ClusterBarrier::arrive(&smem.empty[stage]);
+      }
+    }
   }
+
+  // The persistent walk over units: clusters take units in turn, all CTAs of a cluster the same unit.
+  static __device__ __forceinline__ int unit_begin() { return blockIdx.x / kCluster; }
+  static __device__ __forceinline__ int unit_stride() { return gridDim.x / kCluster; }
 
 };
 
 }  // namespace iree_cutlass_sm90
 
 // The extern "C" entry point of one configuration, in IREE's CUDA ABI: bindings, then 32-bit push constants.
-#define IREE_CUTLASS_SM90_DGRAD_ENTRY(NAME, ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG)           \
-  extern "C" __global__ void __launch_bounds__(iree_cutlass_sm90::kThreads, CTAS_PER_SM) NAME(                \
+#define IREE_CUTLASS_SM90_DGRAD_ENTRY(NAME, ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG, CLUSTER)  \
+  extern "C" __global__ void __cluster_dims__(CLUSTER, 1, 1)                                                  \
+      __launch_bounds__(iree_cutlass_sm90::kThreads, CTAS_PER_SM) NAME(                                       \
       ELEMENT const* dy, ELEMENT const* w_rsck, ELEMENT* dx, uint8_t* workspace, uint32_t n, uint32_t h,       \
       uint32_t w, uint32_t c, uint32_t k, uint32_t r, uint32_t s, uint32_t p, uint32_t q, uint32_t pad_h,     \
       uint32_t pad_w, uint32_t stride_h, uint32_t stride_w, uint32_t box_n, uint32_t box_h, uint32_t box_w,   \
       uint32_t slots) {                                                                                       \
     iree_cutlass_sm90::DgradShape const shape{n, h, w, c, k, r, s, p, q, pad_h, pad_w, stride_h, stride_w,    \
                                               box_n, box_h, box_w, slots};                                    \
-    iree_cutlass_sm90::DgradKernel<ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG>::run(             \
+    iree_cutlass_sm90::DgradKernel<ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG, CLUSTER>::run(    \
         dy, w_rsck, dx, workspace, shape);                                                                    \
   }

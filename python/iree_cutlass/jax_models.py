@@ -9,11 +9,21 @@ from jax import lax
 from iree_cutlass.workloads import ConvLayer
 
 JNP_DTYPES = {"f16": jnp.float16, "bf16": jnp.bfloat16, "f32": jnp.float32}
+# lax dimension numbers (input, filter, output) of each ConvLayer layout.
+DIMENSION_NUMBERS = {"nhwc": ("NHWC", "HWIO", "NHWC"), "nchw": ("NCHW", "OIHW", "NCHW")}
 
 
-def forward_conv(x, w, stride: int, pad: int):
+def forward_conv(x, w, stride: int, pad: int, layout: str = "nhwc"):
     return lax.conv_general_dilated(x, w, (stride, stride), [(pad, pad), (pad, pad)],
-                                    dimension_numbers=("NHWC", "HWIO", "NHWC"))
+                                    dimension_numbers=DIMENSION_NUMBERS[layout])
+
+
+def layer_shapes(layer: ConvLayer) -> dict:
+    """The shapes of x (and dx), dy and w in the layer's layout."""
+    n, h, w, c, k, r, p, q = layer.n, layer.h, layer.w, layer.c, layer.k, layer.r, layer.p, layer.q
+    if layer.layout == "nchw":
+        return {"x": (n, c, h, w), "dy": (n, k, p, q), "w": (k, c, r, r)}
+    return {"x": (n, h, w, c), "dy": (n, p, q, k), "w": (r, r, c, k)}
 
 
 def dgrad_fn(layer: ConvLayer):
@@ -21,16 +31,16 @@ def dgrad_fn(layer: ConvLayer):
     dtype = JNP_DTYPES[layer.dtype]
 
     def dgrad(dy, w):
-        _, vjp = jax.vjp(lambda x: forward_conv(x, w, layer.stride, layer.pad),
-                         jnp.zeros((layer.n, layer.h, layer.w, layer.c), dtype))
+        _, vjp = jax.vjp(lambda x: forward_conv(x, w, layer.stride, layer.pad, layer.layout),
+                         jnp.zeros(layer_shapes(layer)["x"], dtype))
         return vjp(dy)[0]
     return dgrad
 
 
 def dgrad_arg_specs(layer: ConvLayer):
     dtype = JNP_DTYPES[layer.dtype]
-    return (jax.ShapeDtypeStruct((layer.n, layer.p, layer.q, layer.k), dtype),
-            jax.ShapeDtypeStruct((layer.r, layer.r, layer.c, layer.k), dtype))
+    shapes = layer_shapes(layer)
+    return jax.ShapeDtypeStruct(shapes["dy"], dtype), jax.ShapeDtypeStruct(shapes["w"], dtype)
 
 
 def dgrad_module(layer: ConvLayer) -> str:

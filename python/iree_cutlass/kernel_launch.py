@@ -9,7 +9,7 @@ import statistics
 import numpy as np
 
 # Quiet NaN bit patterns: dx is filled with them first, so an element the kernel never writes stays NaN.
-POISON_BITS = {"f16": 0x7E00, "bf16": 0x7FC0}
+POISON_BITS = {"f16": 0x7E00, "bf16": 0x7FC0, "f32": 0x7FC00000}
 
 # Where each filter layout's dimensions sit in KRSC (the reference layout of the checks).
 _FROM_KRSC = {"krsc": (0, 1, 2, 3), "rsck": (1, 2, 3, 0)}
@@ -61,15 +61,22 @@ class KernelLauncher:
         return statistics.median(times)
 
 
+def bits_dtype(dtype: str):
+    """The unsigned integer type that holds one element's bit pattern (cupy has no bf16 type)."""
+    return np.uint32 if dtype == "f32" else np.uint16
+
+
 def poisoned_output(shape, dtype: str):
-    """A device array of 16-bit NaNs in the shape of dx."""
+    """A device array of NaN bit patterns (uint16, or uint32 for f32) in the shape of dx."""
     import cupy
-    return cupy.full(shape, POISON_BITS[dtype], dtype=cupy.uint16)
+    return cupy.full(shape, POISON_BITS[dtype], dtype=bits_dtype(dtype))
 
 
 def as_float64(bits, dtype: str):
-    """16-bit device data (uint16 bit patterns) widened to float64 on the device; cupy has no bf16 type."""
+    """Device data as bit patterns (uint16; uint32 for f32) widened to float64 on the device."""
     import cupy
+    if dtype == "f32":
+        return bits.view(cupy.float32).astype(cupy.float64)
     if dtype == "f16":
         return bits.view(cupy.float16).astype(cupy.float64)
     return (bits.astype(cupy.uint32) << 16).view(cupy.float32).astype(cupy.float64)

@@ -36,11 +36,16 @@ def _say(message: str) -> None:
 def build(args) -> int:
     from iree_cutlass.plugin.build import KernelBuildError, build_kernels
     from iree_cutlass.plugin.kernels import launch_record
-    from iree_cutlass.plugin.select import candidate_configs
+    from iree_cutlass.plugin.select import candidate_configs, select_kernel
 
     problems = [dgrad_problem(layer) for layer in resnet50_layers(tuple(args.batches), tuple(args.dtypes))]
     candidates = {problem: [c for c in candidate_configs(problem, args.arch) if c.family in args.families]
                   for problem in problems}
+    if args.sm80 == "selected":
+        # Re-measure only the sm80 kernel the current table or heuristic picks, against every other candidate.
+        for problem, configs in candidates.items():
+            chosen = select_kernel(problem, arch=args.arch, families=("sm80",))
+            candidates[problem] = [c for c in configs if c.family != "sm80" or c == chosen]
     configs = list(dict.fromkeys(c for cs in candidates.values() for c in cs))
     _say(f"{len(problems)} problems, {len(configs)} distinct candidate kernels to build for {args.arch}")
     try:
@@ -52,13 +57,22 @@ def build(args) -> int:
     kernels_dir.mkdir(parents=True, exist_ok=True)
     for kernel in built.values():
         shutil.copyfile(kernel.path, kernels_dir / kernel.path.name)
-    plan = {"arch": args.arch, "problems": []}
+    plan = {"arch": args.arch, **_source_state(), "problems": []}
     for problem, configs_for_problem in candidates.items():
         plan["problems"].append({"key": problem.key(), "problem": dataclasses.asdict(problem), "candidates": [
             {**launch_record(config, problem), "fatbin": built[config].path.name} for config in configs_for_problem]})
     (args.out / "plan.json").write_text(json.dumps(plan, indent=1))
     _say(f"wrote {args.out / 'plan.json'}")
     return 0
+
+
+def _source_state() -> dict:
+    """The commit the kernels were generated from, and whether the tree had uncommitted changes."""
+    import subprocess
+    root = pathlib.Path(__file__).resolve().parents[2]
+    run = lambda *cmd: subprocess.run(cmd, cwd=root, capture_output=True, text=True).stdout.strip()
+    return {"commit": run("git", "rev-parse", "HEAD") or "unknown",
+            "dirty": bool(run("git", "status", "--porcelain", "--untracked-files=no"))}
 
 
 # ------------------------------------------------------------------------------------------------- measure
@@ -114,7 +128,7 @@ def measure(args) -> int:
 
     plan = json.loads((args.plan / "plan.json").read_text())
     problems = [p for p in plan["problems"] if p["problem"]["dtype"] in args.dtypes]
-    results = {"arch": plan["arch"], "card": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(),
+    results = {"arch": plan["arch"], "commit": plan.get("commit"), "dirty": plan.get("dirty"), "card": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(),
                "driver": cp.cuda.runtime.driverGetVersion(), "measured": datetime.date.today().isoformat(),
                "problems": []}
     rng = np.random.default_rng(args.seed)
@@ -129,6 +143,8 @@ def measure(args) -> int:
         dx_shape = (problem["n"], problem["h"], problem["w"], problem["c"])
         row = {"key": entry["key"], "problem": problem, "candidates": []}
         for candidate in entry["candidates"]:
+            if any(part in candidate["entry"] for part in args.skip):
+                continue
             outcome = {"config": candidate["config"], "entry": candidate["entry"]}
             try:
                 launcher = KernelLauncher(args.plan / "kernels" / candidate["fatbin"], candidate)
@@ -196,6 +212,8 @@ def main(argv: list[str] | None = None) -> int:
     p_build.add_argument("--arch", default="sm_90")
     p_build.add_argument("--jobs", type=int, default=None)
     p_build.add_argument("--families", nargs="+", default=["sm80", "sm90"], help="kernel families to build")
+    p_build.add_argument("--sm80", choices=["all", "selected"], default="all",
+                         help="every sm80 tile, or only the one the shipped table/heuristic selects")
     p_measure = sub.add_parser("measure", help="on a GPU: check and time every candidate")
     p_measure.add_argument("--plan", type=pathlib.Path, required=True)
     p_measure.add_argument("--out", type=pathlib.Path, required=True)
@@ -204,6 +222,8 @@ def main(argv: list[str] | None = None) -> int:
     p_measure.add_argument("--calls", type=int, default=10)
     p_measure.add_argument("--seed", type=int, default=20261202)
     p_measure.add_argument("--with-cudnn", action="store_true", help="also time cuDNN (needs torch)")
+    p_measure.add_argument("--skip", nargs="+", default=[], metavar="SUBSTRING",
+                           help="leave out candidates whose entry point contains any of these")
     p_table = sub.add_parser("table", help="write the fastest valid candidate per problem to a tuning table")
     p_table.add_argument("--results", type=pathlib.Path, required=True)
     p_table.add_argument("--card", default="h200")

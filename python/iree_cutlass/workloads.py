@@ -42,7 +42,8 @@ def out_hw(H: int, R: int, stride: int, pad: int) -> int:
 
 @dataclass(frozen=True)
 class ConvLayer:
-    """One forward conv whose dgrad is benchmarked: x[n,h,w,c] * w[r,r,c,k] -> y[n,p,p,k]."""
+    """One forward conv whose dgrad is benchmarked: x[n,h,w,c] * w[r,r,c,k] -> y[n,p,p,k] for layout "nhwc"
+    (JAX's NHWC/HWIO); x[n,c,h,w] * w[k,c,r,r] -> y[n,k,p,p] for "nchw" (NCHW/OIHW, PyTorch's layout)."""
     name: str
     n: int
     h: int
@@ -53,6 +54,7 @@ class ConvLayer:
     stride: int
     pad: int
     dtype: str
+    layout: str = "nhwc"
 
     @property
     def p(self) -> int:
@@ -74,7 +76,8 @@ class ConvLayer:
     @property
     def min_bytes(self) -> int:
         """dy and w read once, dx written once."""
-        return 2 * (self.n * self.p * self.q * self.k + self.r * self.r * self.c * self.k + self.n * self.h * self.w * self.c)
+        from iree_cutlass.plugin.problem import ELEMENT_BYTES
+        return ELEMENT_BYTES[self.dtype] * (self.n * self.p * self.q * self.k + self.r * self.r * self.c * self.k + self.n * self.h * self.w * self.c)
 
 
 def resnet50_layers(batches=BATCHES, dtypes=DTYPES) -> list[ConvLayer]:

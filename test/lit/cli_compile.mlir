@@ -13,24 +13,24 @@
 
 // PRE: remark: [iree-cutlass] offloaded dgrad N=2 H=9 W=9 C=8 K=16 R=3 S=3 stride=2x2 pad=1x1 f16
 // PRE: [iree-cutlass] 1 conv(s) seen, 1 dgrad(s) offloaded to CUTLASS for sm_90
-// PRE: hal.dispatch.extern "iree_cutlass_dgrad_f16_strided_
+// On sm_90 the default is the Hopper kernel family.
+// PRE: hal.dispatch.extern "iree_cutlass_dgrad_sm90_f16_
 // PRE-NOT: linalg.conv_2d_nhwc_hwcf
 
-// The filter relayout is IREE's one dispatch; the dgrad is the extern. No zero-fill or insert dispatch is left.
-// FLOW: hal.executable private @extern_dispatch
-// FLOW: flow.executable private @main_dispatch_0
+// The whole dgrad is one extern dispatch: JAX's HWIO filter is already the kernel's RSCK, so IREE has no
+// relayout to do, and no zero-fill or insert dispatch is left.
 // FLOW-NOT: flow.executable private
-// FLOW: flow.dispatch @main_dispatch_0::@main_dispatch_0_transpose
-// FLOW-NEXT: flow.tensor.reshape
-// FLOW-NEXT: flow.dispatch @extern_dispatch::@cuda_nvptx_fb::@iree_cutlass_dgrad_f16_strided_
+// FLOW: hal.executable private @extern_dispatch
+// FLOW-NOT: flow.executable private
+// FLOW: flow.dispatch @extern_dispatch::@cuda_nvptx_fb::@iree_cutlass_dgrad_sm90_f16_
 // FLOW-NOT: flow.dispatch
 
 // REPORT: "arch": "sm_90"
 // REPORT: "op": "linalg.conv_2d_nhwc_hwcf"
-// REPORT: "kernel": "iree_cutlass_dgrad_f16_strided_
+// REPORT: "kernel": "iree_cutlass_dgrad_sm90_f16_
 // REPORT: "offloaded": true
 
-// VMFB: iree_cutlass_dgrad_f16_strided_
+// VMFB: iree_cutlass_dgrad_sm90_f16_
 
 // STOCK: error: missing GPU target in #hal.executable.target
 

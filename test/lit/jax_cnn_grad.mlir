@@ -19,12 +19,12 @@
 // CHECK: remark: [iree-cutlass] left to IREE: filter is not a spatially reversed tensor
 // CHECK: remark: [iree-cutlass] offloaded dgrad N=2 H=32 W=32 C=16 K=32 R=3 S=3 stride=1x1 pad=1x1 f16
 // CHECK-COUNT-4: util.call @iree_cutlass_dgrad_
-// CHECK-COUNT-4: hal.dispatch.extern "iree_cutlass_dgrad_f16_
+// CHECK-COUNT-4: hal.dispatch.extern "iree_cutlass_dgrad_sm90_f16_
 
 // CONVS: {{^}}8{{$}}
 
 // FLOW: [iree-cutlass] 12 conv(s) seen, 4 dgrad(s) offloaded to CUTLASS for sm_90
-// FLOW-COUNT-4: flow.dispatch @extern_dispatch{{.*}}::@iree_cutlass_dgrad_f16_
+// FLOW-COUNT-4: flow.dispatch @extern_dispatch{{.*}}::@iree_cutlass_dgrad_sm90_f16_
 module @jit_loss attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
   func.func public @main(%arg0: tensor<3x3x16x32xf16>, %arg1: tensor<3x3x32x64xf16>, %arg2: tensor<3x3x64x64xf16>, %arg3: tensor<1x1x64x128xf16>, %arg4: tensor<2x32x32x16xf16>) -> (tensor<3x3x16x32xf16> {jax.result_info = "result[0][0]"}, tensor<3x3x32x64xf16> {jax.result_info = "result[0][1]"}, tensor<3x3x64x64xf16> {jax.result_info = "result[0][2]"}, tensor<1x1x64x128xf16> {jax.result_info = "result[0][3]"}, tensor<2x32x32x16xf16> {jax.result_info = "result[1]"}) {
     %0 = stablehlo.convolution(%arg4, %arg0) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]], lhs_dilate = [1, 1], rhs_dilate = [1, 1], reverse = [false, false]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]} : (tensor<2x32x32x16xf16>, tensor<3x3x16x32xf16>) -> tensor<2x32x32x32xf16>

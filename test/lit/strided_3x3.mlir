@@ -1,5 +1,5 @@
 // JAX's dgrad of a 3x3 stride-2 conv: filter reverse + transpose, dy inserted into zeros with strides [1, 2, 2, 1].
-// RUN: iree-cutlass-opt %s 2>&1 | FileCheck %s
+// RUN: iree-cutlass-opt %s --iree-cutlass-kernels=sm80 2>&1 | FileCheck %s
 
 // CHECK: strided_3x3.mlir:{{[0-9]+}}:10: remark: [iree-cutlass] offloaded dgrad N=2 H=9 W=9 C=8 K=16 R=3 S=3 stride=2x2 pad=1x1 f16 to iree_cutlass_dgrad_f16_strided_[[TILE:.*]]
 // CHECK: #pipeline_layout = #hal.pipeline.layout<constants = 13, bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer>]>

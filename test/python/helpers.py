@@ -10,8 +10,8 @@ from iree_cutlass.reference import dgrad_reference
 from iree_cutlass.workloads import ConvLayer
 
 
-def layer(n=2, h=9, w=9, c=8, k=16, r=3, stride=2, pad=1, dtype="f16", name="t") -> ConvLayer:
-    return ConvLayer(name, n, h, w, c, k, r, stride, pad, dtype)
+def layer(n=2, h=9, w=9, c=8, k=16, r=3, stride=2, pad=1, dtype="f16", name="t", layout="nhwc") -> ConvLayer:
+    return ConvLayer(name, n, h, w, c, k, r, stride, pad, dtype, layout)
 
 
 def jax_dgrad_text(**shape) -> str:
@@ -20,3 +20,47 @@ def jax_dgrad_text(**shape) -> str:
 
 def numpy_dgrad(problem: DgradProblem, dy: np.ndarray, w_krsc: np.ndarray) -> np.ndarray:
     return dgrad_reference(problem, dy, w_krsc)
+
+
+def torch_dgrad_text(op: str, n=2, h=9, w=9, c=8, k=16, r=3, stride=2, pad=1, dtype="f16") -> str:
+    """The input gradient of a forward NCHW conv x[n,c,h,w] * w[k,c,r,r] in the torch dialect, as torch-mlir's FX
+    importer emits it (compile with --iree-input-type=torch):
+      op "conv_transpose": (dy, w) -> aten.convolution(dy, w, transposed=true), with the output padding that
+        gives back h x w (what conv_transpose2d / nn.ConvTranspose2d lower to);
+      op "convolution_backward": (dy, x, w) -> aten.convolution_backward(...)[0] (what autograd records)."""
+    layer_ = layer(n, h, w, c, k, r, stride, pad, dtype)
+    p, q = layer_.p, layer_.q
+    vt = lambda *shape: f"!torch.vtensor<[{','.join(str(d) for d in shape)}],{dtype}>"
+    dy_t, x_t, w_t = vt(n, k, p, q), vt(n, c, h, w), vt(k, c, r, r)
+    # Transposed conv output size: (p-1)*stride - 2*pad + r + output_padding.
+    out_pad = [h - ((p - 1) * stride - 2 * pad + r), w - ((q - 1) * stride - 2 * pad + r)]
+    ints = sorted({0, 1, stride, pad, *out_pad})
+    lines = [f"  %int{i} = torch.constant.int {i}" for i in ints] + [
+        "  %none = torch.constant.none", "  %true = torch.constant.bool true", "  %false = torch.constant.bool false"]
+
+    def int_list(name, values):
+        lines.append(f"  %{name} = torch.prim.ListConstruct {', '.join(f'%int{v}' for v in values)} : "
+                     f"({', '.join('!torch.int' for _ in values)}) -> !torch.list<int>")
+    int_list("stride", [stride, stride])
+    int_list("pad", [pad, pad])
+    int_list("dil", [1, 1])
+    lists = "!torch.list<int>, !torch.list<int>, !torch.list<int>"
+    if op == "conv_transpose":
+        int_list("outpad", out_pad)
+        args = f"%dy: {dy_t}, %w: {w_t}"
+        lines += [f"  %0 = torch.aten.convolution %dy, %w, %none, %stride, %pad, %dil, %true, %outpad, %int1 : "
+                  f"{dy_t}, {w_t}, !torch.none, {lists}, !torch.bool, !torch.list<int>, !torch.int -> {x_t}",
+                  f"  return %0 : {x_t}"]
+    elif op == "convolution_backward":
+        int_list("outpad", [0, 0])
+        int_list("bias", [0])
+        args = f"%dy: {dy_t}, %x: {x_t}, %w: {w_t}"
+        lines += ["  %mask = torch.prim.ListConstruct %true, %false, %false : "
+                  "(!torch.bool, !torch.bool, !torch.bool) -> !torch.list<bool>",
+                  f"  %0:3 = torch.aten.convolution_backward %dy, %x, %w, %bias, %stride, %pad, %dil, %false, %outpad, "
+                  f"%int1, %mask : {dy_t}, {x_t}, {w_t}, !torch.list<int>, {lists}, !torch.bool, !torch.list<int>, "
+                  f"!torch.int, !torch.list<bool> -> {x_t}, !torch.none, !torch.none",
+                  f"  return %0#0 : {x_t}"]
+    else:
+        raise ValueError(f"unknown torch op {op!r}")
+    return "\n".join([f"func.func @main({args}) -> {x_t} {{", *lines, "}"]) + "\n"

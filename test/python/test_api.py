@@ -114,5 +114,5 @@ def test_report_json_lists_every_conv():
     compiled = iree_cutlass.compile(jax_dgrad_text(**SMALL))
     import json
     rows = json.loads(compiled.report.to_json())["convs"]
-    assert len(rows) == 1 and rows[0]["offloaded"] and rows[0]["kernel"].startswith("iree_cutlass_dgrad_f16_")
+    assert len(rows) == 1 and rows[0]["offloaded"] and rows[0]["kernel"].startswith("iree_cutlass_dgrad_sm90_f16_")
     assert pathlib.Path(rows[0]["kernel_path"]).is_file()

@@ -81,7 +81,7 @@ def test_problem_key_is_stable():
     assert prob.key() == "n8_h56_w56_c64_k64_r3_s3_p56_q56_pad1x1_str1x1_f16"
 
 
-@pytest.mark.parametrize("field, value", [("dtype", "f32"), ("c", 0), ("stride_h", 0), ("pad_w", -1), ("n", 2.0)])
+@pytest.mark.parametrize("field, value", [("dtype", "f64"), ("c", 0), ("stride_h", 0), ("pad_w", -1), ("n", 2.0)])
 def test_problem_rejects_bad_fields(field, value):
     args = dict(n=1, h=4, w=4, c=8, k=8, r=1, s=1, p=4, q=4, pad_h=0, pad_w=0, stride_h=1, stride_w=1, dtype="f16")
     args[field] = value
@@ -133,34 +133,79 @@ def test_launch_geometry_known_values():
     assert launch_geometry(config, odd).grid == (4, 1, 1) == cutlass_grid(config, odd)
 
 
+TILE_LISTS = [("f16", select.SM80_TILES, (8, 8, 8)), ("f16", select.SM80_TWO_STAGE_TILES, (8, 1, 1)),
+              ("f32", select.F32_TILES, (4, 4, 4))]
+
+
 def test_smem_formula_covers_mainloop_and_epilogue():
-    for tile, stages, warps in select.SM80_TILES:
-        config = make_config(tile=tile, warp=tuple(t // w for t, w in zip(tile, warps)), stages=stages)
-        mainloop = stages * (tile[0] * tile[2] + tile[2] * tile[1]) * 2
-        assert kernels.shared_storage_bytes(config) >= mainloop
-        assert kernels.params_offset(config) % 16 == 0
-        assert kernels.smem_bytes(config) >= kernels.params_offset(config) + 616  # measured sizeof(Params)
+    for dtype, tiles, align in TILE_LISTS:
+        for tile, stages, warps in tiles:
+            config = make_config(dtype=dtype, tile=tile, warp=tuple(t // w for t, w in zip(tile, warps)),
+                                 stages=stages, align=align)
+            mainloop = stages * (tile[0] * tile[2] + tile[2] * tile[1]) * (4 if dtype == "f32" else 2)
+            assert kernels.shared_storage_bytes(config) >= mainloop
+            assert kernels.params_offset(config) % 16 == 0
+            assert kernels.smem_bytes(config) >= kernels.params_offset(config) + 616  # measured sizeof(Params)
+            assert kernels.smem_bytes(config) <= kernels.MAX_SMEM_BYTES
+
+
+def test_smem_formula_matches_measured_sizeof():
+    # sizeof(Kernel::SharedStorage) printed by an nvcc-built host program for these configs (every tile of the
+    # 2-stage and f32 lists was measured, unity and strided, alignments 8x1x1 .. 1x2x2 and 4x4x4 .. 1x1x1).
+    measured = {
+        ("f32", (128, 128, 16), (32, 64, 16), 4): 65536, ("f32", (64, 64, 16), (32, 32, 16), 3): 24576,
+        ("f32", (256, 64, 32), (64, 32, 32), 3): 122880, ("f16", (64, 64, 32), (32, 32, 32), 2): 16384,
+        ("f16", (128, 256, 32), (64, 64, 32), 2): 49152, ("f16", (64, 128, 64), (64, 64, 32), 2): 49152,
+    }
+    for (dtype, tile, warp, stages), size in measured.items():
+        align = (4, 1, 1) if dtype == "f32" else (1, 8, 8)
+        config = make_config("unity", dtype, tile, warp, stages, align)
+        assert kernels.shared_storage_bytes(config) == size, config.name
 
 
 # --- configs and sources ---------------------------------------------------------------------------
 
 def test_config_names_are_unique_c_identifiers():
     names = set()
-    for dtype in ("f16", "bf16"):
-        for stride_support in ("unity", "strided"):
-            for tile, stages, warps in select.SM80_TILES:
-                for align in ((8, 8, 8), (2, 4, 4)):
+    expected = 0
+    lists = [(dtype, select.SM80_TILES, ((8, 8, 8), (2, 4, 4))) for dtype in ("f16", "bf16")]
+    lists += [(dtype, select.SM80_TWO_STAGE_TILES, ((8, 8, 8), (8, 1, 1), (1, 1, 1))) for dtype in ("f16", "bf16")]
+    lists += [("f32", select.F32_TILES, ((4, 4, 4), (4, 1, 1), (1, 2, 2)))]
+    for dtype, tiles, aligns in lists:
+        for stride_support in ("unity",) if tiles is select.SM80_TWO_STAGE_TILES else ("unity", "strided"):
+            for tile, stages, warps in tiles:
+                for align in aligns:
                     config = make_config(stride_support, dtype, tile, tuple(t // w for t, w in zip(tile, warps)),
                                          stages, align)
                     assert re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", config.name)
                     names.add(config.name)
-    assert len(names) == 2 * 2 * len(select.SM80_TILES) * 2
+                    expected += 1
+    assert len(names) == expected
+
+
+def test_existing_config_names_are_stable():
+    # Tuning tables key on these names: adding element types and mainloops must not change them.
+    assert make_config("strided", "bf16", align=(4, 2, 2)).name == \
+        "iree_cutlass_dgrad_bf16_strided_128x128x32_64x64x32_s3_a4x2x2"
+    assert make_config("unity", tile=(64, 64, 32), warp=(32, 32, 32), stages=6).name == \
+        "iree_cutlass_dgrad_f16_unity_64x64x32_32x32x32_s6_a8x8x8"
 
 
 @pytest.mark.parametrize("kwargs, match", [
-    (dict(dtype="f32"), "dtype"), (dict(stride_support="fancy"), "stride_support"),
+    (dict(dtype="f64"), "dtype"), (dict(stride_support="fancy"), "stride_support"),
     (dict(warp=(48, 64, 32)), "warp shape"), (dict(warp=(64, 4, 32), tile=(128, 128, 32)), "warp shape"),
-    (dict(stages=1), "stages"), (dict(align=(1, 8, 8)), "align_a"), (dict(align=(8, 8, 16)), "align_c"),
+    (dict(stages=1), "stages"), (dict(align=(8, 8, 16)), "align_c"),
+    # cp.async cannot move one 16-bit element: alignment 1 needs the 2-stage mainloop.
+    (dict(align=(1, 8, 8)), r"align_a of a 3-stage f16 kernel must be one of \(8, 4, 2\)"),
+    (dict(dtype="bf16", stages=4, align=(8, 1, 1)), "align_b of a 4-stage bf16 kernel"),
+    (dict(stages=2, align=(8, 8, 16)), r"align_c of a 2-stage f16 kernel must be one of \(8, 4, 2, 1\)"),
+    # CUTLASS's 2-stage strided dgrad iterator makes one load per 16-byte vector.
+    (dict(stride_support="strided", stages=2, align=(8, 1, 1)), "2-stage strided kernel needs 16-byte"),
+    (dict(stride_support="strided", stages=2, align=(4, 8, 8)), "2-stage strided kernel needs 16-byte"),
+    # f32: 16 bytes are 4 elements; the tf32 mma is 16x8x8, 16-bit ones are 16x8x16.
+    (dict(dtype="f32", align=(8, 4, 4)), r"align_a of a 3-stage f32 kernel must be one of \(4, 2, 1\)"),
+    (dict(dtype="f32", tile=(64, 64, 16), warp=(32, 32, 4), align=(4, 4, 4)), "not a multiple of 16x8x8"),
+    (dict(tile=(64, 64, 8), warp=(32, 32, 8)), "not a multiple of 16x8x16"),
 ])
 def test_config_rejects_bad_fields(kwargs, match):
     with pytest.raises(ValueError, match=match):
@@ -185,9 +230,27 @@ def test_generate_source_abi():
     assert "$" not in source  # every template field substituted
     assert "4, 2>::Kernel;" in source  # align_a, align_b
     assert "Element, 2, float, float" in source  # align_c is the epilogue's vector width
+    assert "GemmShape<16, 8, 16>" in source and "cutlass::arch::OpMultiplyAdd," in source
     unity = generate_source(make_config("unity"))
     assert "StrideSupport::kUnity" in unity and "GemmIdentityThreadblockSwizzle<1>" in unity
     assert "cutlass::half_t" in unity
+
+
+def test_generate_source_f32_and_two_stage():
+    f32 = make_config("strided", "f32", (128, 128, 16), (32, 64, 16), 4, (4, 1, 1))
+    source = generate_source(f32)
+    assert "using Element = float;" in source
+    assert "GemmShape<16, 8, 8>" in source and "cutlass::arch::OpMultiplyAddFastF32," in source  # 3xTF32
+    assert "EpilogueOp, Swizzle, 4," in source and "4, 1>::Kernel;" in source
+    assert "Element, 1, float, float" in source
+    assert "$" not in source
+    assert make_config("strided", stages=2, align=(8, 8, 1)).stages == 2  # only dx narrower: a plain store
+    two = make_config("unity", "bf16", (64, 64, 32), (32, 32, 32), 2, (8, 1, 1))
+    source = generate_source(two)
+    assert "cutlass::bfloat16_t" in source and "GemmShape<16, 8, 16>" in source
+    assert "EpilogueOp, Swizzle, 2, cutlass::arch::OpMultiplyAdd," in source  # ImplicitGemmPipelined
+    assert "8, 1>::Kernel;" in source
+    assert "$" not in source
 
 
 # --- supports ---------------------------------------------------------------------------------------
@@ -209,6 +272,12 @@ def problem(**changes):
     (make_config("unity", dtype="bf16"), problem(), "kernel is bf16, problem is f16"),
     (make_config("unity"), problem(r=33, s=1, pad_h=16), "filter 33x1"),
     (make_config("unity"), problem(n=4096, h=512, w=512, c=8, p=512, q=512, k=8), "2 GiB"),
+    (make_config("unity", "f32", align=(4, 4, 4)), problem(), "kernel is f32, problem is f16"),
+    (make_config("unity"), problem(dtype="f32"), "kernel is f16, problem is f32"),
+    # 2^29 dx elements: 2^31 bytes in f32 (refused), 2^30 in f16 (accepted below).
+    (make_config("unity", "f32", align=(2, 2, 2)), problem(n=1024, h=512, w=512, c=2, p=512, q=512, k=2,
+                                                           dtype="f32"), "2 GiB"),
+    (make_config("unity", stages=2, align=(8, 1, 1)), problem(c=35, k=20), "K=20 is not a multiple of the dy alignment 8"),
 ])
 def test_supports_refuses(config, prob, match):
     reason = supports(config, prob)
@@ -226,6 +295,17 @@ def test_supports_accepts():
     assert supports(make_config("strided"), problem(r=1, s=1, pad_h=0, pad_w=0, stride_h=2, stride_w=2,
                                                     p=14, q=14)) is None
     assert supports(make_config("unity", align=(2, 2, 2)), problem(c=34, k=62)) is None
+    assert supports(make_config("unity", align=(2, 2, 2)), problem(n=1024, h=512, w=512, c=2, p=512, q=512,
+                                                                   k=2)) is None
+    assert supports(make_config("unity", stages=2, align=(1, 1, 1)), problem(c=35, k=7)) is None
+    assert supports(make_config("strided", "f32", align=(1, 1, 1)), problem(c=35, k=7, dtype="f32")) is None
+
+
+def test_sm90_kernels_refuse_f32():
+    from iree_cutlass.plugin.sm90 import Sm90Config
+    with pytest.raises(ValueError, match="dtype must be one of"):
+        Sm90Config("f32", 128, 128, 2, 1)
+    assert select_kernel(problem(dtype="f32")).family == "sm80"
 
 
 # --- selection --------------------------------------------------------------------------------------
@@ -248,20 +328,72 @@ def test_select_kernel_alignment_and_dtype():
 
 
 def test_select_kernel_heuristic_tiles():
-    # The heuristic alone (the shipped table measures some of these problems): small problem, C <= 64 -> 64x64; big -> 128x128; big strided with C >= 256 -> 128x256
-    assert heuristic_config(problem(n=1, c=64, k=64)).tile_n == 64
-    big = heuristic_config(problem(n=256))
+    # The sm80 heuristic alone (off sm_90): small problem, C <= 64 -> 64x64; big -> 128x128; big strided with
+    # C >= 256 -> 128x256
+    assert heuristic_config(problem(n=1, c=64, k=64), "sm_89").tile_n == 64
+    big = heuristic_config(problem(n=256), "sm_89")
     assert (big.tile_m, big.tile_n) == (128, 128)
-    wide = heuristic_config(problem(n=256, h=56, w=56, c=256, stride_h=2, stride_w=2))
+    wide = heuristic_config(problem(n=256, h=56, w=56, c=256, stride_h=2, stride_w=2), "sm_89")
     assert (wide.tile_m, wide.tile_n, wide.stride_support) == (128, 256, "strided")
+    # On sm_90 the Hopper kernels, N tile fitted to C, while they support the problem; sm80 where they do not.
+    assert [heuristic_config(problem(c=c)).tile_n for c in (64, 128, 512)] == [64, 128, 256]
+    assert {heuristic_config(problem(c=c)).family for c in (64, 128, 512)} == {"sm90"}
+    assert heuristic_config(problem(c=36)).family == "sm80"
+    assert heuristic_config(problem(dtype="f32")).family == "sm80"
 
 
-def test_select_kernel_no_kernel_for_odd_channels():
-    with pytest.raises(NoKernel, match="C=35 is odd"):
-        select_kernel(problem(c=35))
-    with pytest.raises(NoKernel, match="K=7 is odd"):
-        select_kernel(problem(k=7))
-    assert candidate_configs(problem(c=35)) == []
+@pytest.mark.parametrize("dtype", ["f16", "bf16"])
+def test_select_kernel_odd_channels_take_two_stage_kernels(dtype):
+    config = select_kernel(problem(c=35, dtype=dtype))  # sm90 needs channels of 8: sm80 takes it
+    assert (config.family, config.dtype, config.stages) == ("sm80", dtype, 2)
+    assert (config.align_a, config.align_b, config.align_c) == (8, 1, 1)
+    assert config.name.endswith("_s2_a8x1x1")
+    config = select_kernel(problem(k=7, dtype=dtype))
+    assert (config.stride_support, config.stages) == ("unity", 2)
+    assert (config.align_a, config.align_b, config.align_c) == (1, 8, 8)
+    # Strided: CUTLASS's 2-stage strided iterator cannot load single elements, so the conv stays with IREE.
+    strided = problem(k=7, stride_h=2, stride_w=2, p=14, q=14, dtype=dtype)
+    with pytest.raises(NoKernel, match="K=7 is odd at stride 2x2: cp.async needs even 16-bit channels"):
+        select_kernel(strided)
+    with pytest.raises(NoKernel, match="C=35 is odd at stride 1x2"):
+        select_kernel(problem(c=35, stride_w=2, q=14, dtype=dtype))
+    assert candidate_configs(strided) == []
+    # The heuristic's tile, on the 2-stage mainloop.
+    for even, odd in ((problem(n=1, c=64, k=64), problem(n=1, c=63, k=64)), (problem(n=256), problem(n=256, k=129))):
+        a, b = heuristic_config(even, "sm_89"), heuristic_config(odd, "sm_89")
+        assert (a.tile_m, a.tile_n, a.tile_k, a.warp_m, a.warp_n) == (b.tile_m, b.tile_n, b.tile_k, b.warp_m, b.warp_n)
+        assert b.stages == 2 and a.stages > 2
+    candidates = candidate_configs(problem(c=35, dtype=dtype))  # the sm90 kernels need channels of 8
+    assert len(candidates) == len(select.SM80_TWO_STAGE_TILES)
+    assert all(c.family == "sm80" and c.stages == 2 and c.align_b == 1 for c in candidates)
+    assert len({c.name for c in candidates}) == len(candidates)
+
+
+@pytest.mark.parametrize("tag, prob", [(t, p) for t, p in resnet_problems(8, "f32")] +
+                         [(f"{t}_n256", p) for t, p in resnet_problems(256, "f32")])
+def test_select_kernel_f32_resnet(tag, prob):
+    for arch in ("sm_80", "sm_90"):
+        config = select_kernel(prob, arch=arch)
+        assert (config.family, config.dtype) == ("sm80", "f32")
+        assert (config.align_a, config.align_b, config.align_c) == (4, 4, 4)
+        assert (config.tile_k, config.stages) in ((16, 3), (16, 4))
+        assert supports(config, prob) is None
+        assert config.stride_support == ("strided" if prob.stride_h > 1 else "unity")
+
+
+def test_f32_never_goes_to_sm90():
+    prob = problem(n=32, dtype="f32")
+    configs = candidate_configs(prob, "sm_90")
+    assert configs and {c.family for c in configs} == {"sm80"}
+    assert len(configs) == len(select.F32_TILES)
+    assert all(c.dtype == "f32" and c.stages >= 3 for c in configs)
+    with pytest.raises(NoKernel, match="the sm90 kernels take f16 and bf16, not f32"):
+        select_kernel(prob, families=("sm90",))
+    with pytest.raises(NoKernel, match="the sm90 kernels take f16 and bf16, not f32"):
+        select.sm90_heuristic_config(prob)
+    # Odd f32 channels still use cp.async: 4 bytes is one element.
+    config = select_kernel(problem(c=35, k=7, dtype="f32"))
+    assert config.stages >= 3 and (config.align_a, config.align_b, config.align_c) == (1, 1, 1)
 
 
 def test_candidate_configs():
@@ -303,7 +435,7 @@ def test_shipped_tuning_tables_are_valid():
         for key, entry in entries.items():
             config = config_from_dict(entry["config"])
             assert config.name
-            assert re.fullmatch(r"n\d+_h\d+_w\d+_c\d+_k\d+_r\d+_s\d+_p\d+_q\d+_pad\d+x\d+_str\d+x\d+_(f16|bf16)", key)
+            assert re.fullmatch(r"n\d+_h\d+_w\d+_c\d+_k\d+_r\d+_s\d+_p\d+_q\d+_pad\d+x\d+_str\d+x\d+_(f16|bf16|f32)", key)
 
 
 def test_shipped_h200_table_drives_resnet50_f16_selection():

@@ -38,19 +38,21 @@ def emulate(config: sm90.Sm90Config, prob: DgradProblem, dy: np.ndarray, w_rsck:
     tiles_c = -(-d.c // config.tile_n)
     tiles_n, tiles_h, tiles_w = -(-d.n // box.n), -(-rows_max // box.h), -(-cols_max // box.w)
     phases = d.stride_h * d.stride_w
-    count = tiles_c * phases * tiles_w * tiles_h * tiles_n
-    assert count == sm90.tile_count(config, prob, box)
-    for index in range(count):
+    tiles_m = tiles_w * tiles_h * tiles_n
+    count = tiles_c * phases * -(-tiles_m // config.cluster)
+    assert count == sm90.unit_count(config, prob, box)
+    for index, rank in ((u, r) for u in range(count) for r in range(config.cluster)):
         rest = index
         cn, rest = rest % tiles_c, rest // tiles_c
         phase, rest = rest % phases, rest // phases
-        tw, rest = rest % tiles_w, rest // tiles_w
-        th, tn = rest % tiles_h, rest // tiles_h
+        m = rest * config.cluster + rank
+        tw, m = m % tiles_w, m // tiles_w
+        th, tn = m % tiles_h, m // tiles_h
         ph, pw = phase // d.stride_w, phase % d.stride_w
         rows = len(range(ph, d.h, d.stride_h))
         cols = len(range(pw, d.w, d.stride_w))
         n0, i0, j0, c0 = tn * box.n, th * box.h, tw * box.w, cn * config.tile_n
-        if not (i0 < rows and j0 < cols):
+        if not (i0 < rows and j0 < cols and n0 < d.n):
             continue
         r_first, s_first = (ph + d.pad_h) % d.stride_h, (pw + d.pad_w) % d.stride_w
         taps_h = (d.r - 1 - r_first) // d.stride_h + 1 if r_first < d.r else 0
@@ -103,7 +105,10 @@ def test_emulated_walk_matches_reference(index):
     dy = rng.standard_normal((prob.n, prob.p, prob.q, prob.k))
     w_krsc = rng.standard_normal((prob.k, prob.r, prob.s, prob.c))
     reference = dgrad_reference(prob, dy, w_krsc)
-    config = sm90.Sm90Config("f16", 128, 64 if index % 2 else 128, 4, 1)
+    shapes = [("cooperative", 128, 128, 1), ("cooperative", 128, 64, 2), ("pingpong", 64, 128, 1),
+              ("pingpong", 128, 64, 2)]
+    schedule, tile_m, tile_n, cluster = shapes[index % len(shapes)]
+    config = sm90.Sm90Config("f16", tile_m, tile_n, 4, 1, schedule, cluster)
     assert supports(config, prob) is None
     dx = emulate(config, prob, dy, np.transpose(w_krsc, (1, 2, 3, 0)))
     assert not np.isnan(dx).any(), "some dx elements are written by no tile"
@@ -133,6 +138,9 @@ def test_workspace_and_constants():
     assert geometry.workspace_bytes == geometry.grid[0] * (2 + 4) * 128 + 128  # dy, filter, 4 dx phases
     small = DgradProblem(1, 4, 4, 8, 8, 1, 1, 4, 4, 0, 0, 1, 1, "f16")
     assert launch(config, small).grid == (1, 1, 1)           # never more CTAs than tiles
+    clustered = sm90.Sm90Config("f16", 128, 256, 3, 1, "cooperative", 2)
+    assert launch(clustered, small).grid == (2, 1, 1)        # whole clusters, even for one tile
+    assert launch(clustered, prob).grid == (sm90.SM_COUNT, 1, 1)
 
 
 @pytest.mark.parametrize("c, k, match", [(12, 8, "C=12"), (8, 20, "K=20")])
