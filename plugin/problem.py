@@ -53,3 +53,11 @@ class DgradProblem:
     @property
     def strided(self) -> bool:
         return self.stride_h > 1 or self.stride_w > 1
+
+
+def checked_push_constants(values: list[int]) -> list[int]:
+    """Push constants are uint32 kernel parameters; the kernels index with int32: refuse what does not fit."""
+    for value in values:
+        if not 0 <= value <= 2**31 - 1:
+            raise ValueError(f"problem dimension {value} does not fit a 32-bit push constant")
+    return values

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from string import Template
 from typing import ClassVar
 
-from .problem import DTYPES, ELEMENT_BYTES, DgradProblem
+from .problem import DTYPES, ELEMENT_BYTES, DgradProblem, checked_push_constants
 
 FAMILY = "sm80"
 FILTER_LAYOUT = "krsc"
@@ -191,11 +191,8 @@ def workspace_bytes(config: Sm80Config, problem: DgradProblem) -> int:
 def push_constants(config: Sm80Config, problem: DgradProblem) -> list[int]:
     """The 13 uint32 push constants in kernel-parameter order."""
     p = problem
-    values = [p.n, p.h, p.w, p.c, p.k, p.r, p.s, p.p, p.q, p.pad_h, p.pad_w, p.stride_h, p.stride_w]
-    for value in values:
-        if not 0 <= value <= _INT32_MAX:
-            raise ValueError(f"problem dimension {value} does not fit a 32-bit push constant")
-    return values
+    return checked_push_constants([p.n, p.h, p.w, p.c, p.k, p.r, p.s, p.p, p.q, p.pad_h, p.pad_w,
+                                   p.stride_h, p.stride_w])
 
 
 def supports(config: Sm80Config, problem: DgradProblem) -> str | None:

@@ -10,7 +10,7 @@ import pathlib
 from dataclasses import dataclass
 from typing import ClassVar
 
-from .problem import DgradProblem
+from .problem import DgradProblem, checked_push_constants
 
 DTYPES = ("f16", "bf16")      # 16-bit operands only (wgmma f16/bf16 with f32 accumulation)
 
@@ -202,12 +202,8 @@ def push_constants(config: Sm90Config, problem: DgradProblem) -> list[int]:
     p = problem
     geometry = launch_geometry(config, problem)
     box = geometry.box
-    values = [p.n, p.h, p.w, p.c, p.k, p.r, p.s, p.p, p.q, p.pad_h, p.pad_w, p.stride_h, p.stride_w,
-              box.n, box.h, box.w, geometry.grid[0]]
-    for value in values:
-        if not 0 <= value <= _INT32_MAX:
-            raise ValueError(f"problem dimension {value} does not fit a 32-bit push constant")
-    return values
+    return checked_push_constants([p.n, p.h, p.w, p.c, p.k, p.r, p.s, p.p, p.q, p.pad_h, p.pad_w,
+                                   p.stride_h, p.stride_w, box.n, box.h, box.w, geometry.grid[0]])
 
 
 def supports(config: Sm90Config, problem: DgradProblem) -> str | None:

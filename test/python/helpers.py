@@ -3,11 +3,25 @@
 from __future__ import annotations
 
 import numpy as np
+from hypothesis import strategies as st
 
 from iree_cutlass.jax_models import dgrad_module
 from iree_cutlass.plugin.problem import DgradProblem
 from iree_cutlass.reference import dgrad_reference
 from iree_cutlass.workloads import ConvLayer
+
+
+@st.composite
+def conv_shapes(draw, dtypes=("f16",)):
+    """A random small dgrad problem: filter 1-5, stride 1-3, any legal padding, sizes up to 12, channels of 8."""
+    r = draw(st.integers(1, 5))
+    stride = draw(st.integers(1, 3))
+    pad = draw(st.integers(0, r - 1))
+    h = draw(st.integers(max(1, r - 2 * pad), 12))
+    w = draw(st.integers(max(1, r - 2 * pad), 12))
+    return dict(n=draw(st.integers(1, 3)), h=h, w=w, c=draw(st.sampled_from([8, 16, 24])),
+                k=draw(st.sampled_from([8, 16, 32])), r=r, stride=stride, pad=pad,
+                dtype=draw(st.sampled_from(list(dtypes))))
 
 
 def layer(n=2, h=9, w=9, c=8, k=16, r=3, stride=2, pad=1, dtype="f16", name="t", layout="nhwc") -> ConvLayer:

@@ -7,10 +7,9 @@ and any misread parameter (a padding off by one, a swapped stride, a wrong filte
 
 import numpy as np
 from hypothesis import given, settings
-from hypothesis import strategies as st
 from iree.compiler import ir
 
-from helpers import jax_dgrad_text, numpy_dgrad
+from helpers import conv_shapes, jax_dgrad_text, numpy_dgrad
 from iree_cutlass.driver import compile_source
 from iree_cutlass.passes.dgrad_match import match_dgrad
 from iree_cutlass.runtime import Module
@@ -19,17 +18,6 @@ NUMPY_DTYPES = {"f16": np.float16, "f32": np.float32}
 CPU_FLAGS = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu",
              "--iree-llvmcpu-target-cpu=host"]
 
-
-@st.composite
-def dgrad_shapes(draw):
-    r = draw(st.integers(1, 5))
-    stride = draw(st.integers(1, 3))
-    pad = draw(st.integers(0, r - 1))
-    h = draw(st.integers(max(1, r - 2 * pad), 12))
-    w = draw(st.integers(max(1, r - 2 * pad), 12))
-    return dict(n=draw(st.integers(1, 3)), h=h, w=w, c=draw(st.sampled_from([8, 16, 24])),
-                k=draw(st.sampled_from([8, 16, 32])), r=r, stride=stride, pad=pad,
-                dtype=draw(st.sampled_from(["f16", "f32"])))
 
 
 def recognized(text: str):
@@ -46,7 +34,7 @@ def recognized(text: str):
 
 
 @settings(max_examples=24, deadline=None, derandomize=True)
-@given(dgrad_shapes())
+@given(conv_shapes(dtypes=("f16", "f32")))
 def test_recognized_problem_matches_iree_cpu(shape):
     text = jax_dgrad_text(**shape)
     match = recognized(text)

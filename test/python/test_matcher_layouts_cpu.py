@@ -9,10 +9,9 @@ paddings. Inputs are in {-1, 0, 1}, so every f16 sum is exact and the comparison
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 from iree.compiler import ir
 
-from helpers import jax_dgrad_text, numpy_dgrad, torch_dgrad_text
+from helpers import conv_shapes, jax_dgrad_text, numpy_dgrad, torch_dgrad_text
 from iree_cutlass.driver import compile_source
 from iree_cutlass.passes.dgrad_match import DgradMatch, conv_layout, match_dgrad
 from iree_cutlass.runtime import Module
@@ -21,16 +20,6 @@ CPU_FLAGS = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-b
              "--iree-llvmcpu-target-cpu=host"]
 TORCH_FLAGS = CPU_FLAGS + ["--iree-input-type=torch"]
 
-
-@st.composite
-def nchw_shapes(draw):
-    r = draw(st.integers(1, 5))
-    stride = draw(st.integers(1, 3))
-    pad = draw(st.integers(0, r - 1))
-    h = draw(st.integers(max(1, r - 2 * pad), 12))
-    w = draw(st.integers(max(1, r - 2 * pad), 12))
-    return dict(n=draw(st.integers(1, 3)), h=h, w=w, c=draw(st.sampled_from([8, 16, 24])),
-                k=draw(st.sampled_from([8, 16, 32])), r=r, stride=stride, pad=pad)
 
 
 def _walk(op: ir.Operation):
@@ -86,7 +75,7 @@ def assert_matches_iree(text: str, flags: list[str], match: DgradMatch, shape: d
 
 
 @settings(max_examples=10, deadline=None, derandomize=True)
-@given(nchw_shapes())
+@given(conv_shapes())
 def test_jax_nchw_matches_iree_cpu(shape):
     text = jax_dgrad_text(**shape, layout="nchw")
     match, module = recognized(text, CPU_FLAGS)
@@ -95,7 +84,7 @@ def test_jax_nchw_matches_iree_cpu(shape):
 
 
 @settings(max_examples=8, deadline=None, derandomize=True)
-@given(nchw_shapes())
+@given(conv_shapes())
 def test_torch_conv_transpose_matches_iree_cpu(shape):
     text = torch_dgrad_text("conv_transpose", **shape)
     match, module = recognized(text, TORCH_FLAGS)
@@ -105,7 +94,7 @@ def test_torch_conv_transpose_matches_iree_cpu(shape):
 
 
 @settings(max_examples=8, deadline=None, derandomize=True)
-@given(nchw_shapes())
+@given(conv_shapes())
 def test_torch_convolution_backward_matches_iree_cpu(shape):
     text = torch_dgrad_text("convolution_backward", **shape)
     match, module = recognized(text, TORCH_FLAGS)

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from iree_cutlass.plugin import select, sm80
+from iree_cutlass.plugin import select
 from iree_cutlass.plugin import sm80 as kernels  # the sm80 family's formulas
 from iree_cutlass.plugin.kernels import config_from_dict, config_to_dict, generate_source, launch, supports
 from iree_cutlass.plugin.problem import DgradProblem
