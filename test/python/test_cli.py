@@ -133,3 +133,16 @@ def test_output_to_a_device_writes_into_it_and_keeps_it(dgrad_file, tmp_path):
     data = reader.communicate(timeout=60)[0]
     assert done.returncode == 0, done.stderr
     assert data[:2] == b"PK" and fifo.is_fifo()
+
+
+def test_kernel_family_flag(dgrad_file, tmp_path):
+    assert_one_line_error(run_tool("compile", "--iree-plugin=cutlass", *CUDA, "--iree-cutlass-kernels=sm70",
+                                   str(dgrad_file)), code=2, fragment="expected auto or a comma list of sm80, sm90")
+    assert_one_line_error(run_tool("opt", str(dgrad_file), "--iree-cutlass-kernels=fast"), code=2,
+                          fragment="--iree-cutlass-kernels=fast")
+    # The Hopper kernels only exist for sm_90: asking for them alone on another target is a user error.
+    out = tmp_path / "x.vmfb"
+    assert_one_line_error(run_tool("compile", "--iree-plugin=cutlass", "--iree-hal-target-device=cuda",
+                                   "--iree-cuda-target=sm_80", "--iree-cutlass-kernels=sm90", str(dgrad_file),
+                                   "-o", str(out)), fragment="needs --iree-cuda-target=sm_90")
+    assert not out.exists()

@@ -14,6 +14,15 @@ def fail(prog: str, message: str, code: int = 1) -> NoReturn:
     sys.exit(code)
 
 
+def kernel_families(prog: str, value: str) -> tuple[str, ...]:
+    """The --iree-cutlass-kernels value as families, or a usage error."""
+    from iree_cutlass.driver import CompileError, parse_kernel_families
+    try:
+        return parse_kernel_families(value)
+    except CompileError as error:
+        fail(prog, str(error), code=2)
+
+
 def read_input(prog: str, path: str) -> tuple[bytes, str]:
     """The bytes of `path` ('-' is stdin) and the name diagnostics use for it."""
     if path == "-":

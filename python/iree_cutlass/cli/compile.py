@@ -15,7 +15,7 @@ import os
 import pathlib
 import sys
 
-from iree_cutlass.cli.common import fail, read_input, write_output
+from iree_cutlass.cli.common import fail, kernel_families, read_input, write_output
 
 PROG = "iree-cutlass-compile"
 PLUGIN_FLAG = "--iree-plugin="
@@ -87,11 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     if len(inputs) != 1:
         fail(PROG, f"expected exactly one input file, got {len(inputs)}", code=2)
 
-    from iree_cutlass.driver import CompileError, compile_source, parse_kernel_families
-    try:
-        families = parse_kernel_families(families_value)
-    except CompileError as error:
-        fail(PROG, str(error), code=2)
+    from iree_cutlass.driver import CompileError, compile_source
+    families = kernel_families(PROG, families_value)
     source, source_name = read_input(PROG, inputs[0])
     try:
         result = compile_source(source, source_name, flags, plugin=True, compile_to=compile_to,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pathlib
 import sys
 
-from iree_cutlass.cli.common import fail, read_input, write_output
+from iree_cutlass.cli.common import fail, kernel_families, read_input, write_output
 
 PROG = "iree-cutlass-opt"
 
@@ -43,14 +43,10 @@ def main(argv: list[str] | None = None) -> int:
         fail(PROG, f"expected exactly one input file, got {len(inputs)}", code=2)
 
     from iree.compiler import ir
-    from iree_cutlass.driver import CompileError, parse_kernel_families
     from iree_cutlass.passes.offload_dgrad import OffloadOptions, offload_dgrads
     from iree_cutlass.plugin.build import KernelBuildError
 
-    try:
-        families = parse_kernel_families(families_value)
-    except CompileError as error:
-        fail(PROG, str(error), code=2)
+    families = kernel_families(PROG, families_value)
 
     context = ir.Context()
     try:
