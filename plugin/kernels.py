@@ -23,9 +23,6 @@ KernelConfig = Union[Sm80Config, Sm90Config]
 FAMILIES = {sm80.FAMILY: sm80, sm90.FAMILY: sm90}
 _CONFIG_TYPES = {sm80.FAMILY: Sm80Config, sm90.FAMILY: Sm90Config}
 
-# sm90_dgrad.cuh is written for 16-bit elements (64-element rows of 128-byte swizzles); f32 runs on sm80 kernels.
-SM90_DTYPES = ("f16", "bf16")
-
 
 @dataclass(frozen=True)
 class Launch:
@@ -44,8 +41,6 @@ def family(config: KernelConfig):
 
 def supports(config: KernelConfig, problem: DgradProblem) -> str | None:
     """None if `config` computes `problem` correctly, else a one-line reason."""
-    if config.family == sm90.FAMILY and config.dtype not in SM90_DTYPES:
-        return f"the sm90 kernels take {' and '.join(SM90_DTYPES)}, not {config.dtype}"
     return family(config).supports(config, problem)
 
 
@@ -66,11 +61,14 @@ def nvcc_arch(config: KernelConfig, target_arch: str) -> str:
     return family(config).NVCC_ARCH or target_arch
 
 
+def family_runs_on(family_name: str, target_arch: str) -> bool:
+    """Whether kernels of a family can run on the compile's CUDA target (sm90: only sm_90 itself)."""
+    targets = FAMILIES[family_name].TARGET_ARCHS
+    return targets is None or target_arch in targets
+
+
 def runs_on(config: KernelConfig, target_arch: str) -> bool:
-    """Whether a kernel of this family can run on the compile's CUDA target."""
-    if config.family == sm90.FAMILY:
-        return target_arch in ("sm_90", "sm_90a")
-    return True
+    return family_runs_on(config.family, target_arch)
 
 
 def config_to_dict(config: KernelConfig) -> dict:

@@ -9,7 +9,7 @@ import json
 import pathlib
 
 from . import sm90
-from .kernels import SM90_DTYPES, KernelConfig, config_from_dict, config_to_dict, runs_on, supports
+from .kernels import KernelConfig, config_from_dict, config_to_dict, family_runs_on, runs_on, supports
 from .problem import DgradProblem
 from .sm80 import CP_ASYNC_ALIGNMENTS, Sm80Config, alignments, launch_geometry
 
@@ -140,7 +140,7 @@ def sm80_candidates(problem: DgradProblem) -> list[Sm80Config]:
 def candidate_configs(problem: DgradProblem, arch: str = "sm_90") -> list[KernelConfig]:
     """The space a tuner measures: the sm80 tiles, and on sm_90 the Hopper kernels too (f16 and bf16 only)."""
     configs: list[KernelConfig] = list(sm80_candidates(problem))
-    if problem.dtype in SM90_DTYPES and runs_on(sm90.Sm90Config(problem.dtype, 128, 128, 2, 1), arch):
+    if problem.dtype in sm90.DTYPES and family_runs_on(sm90.FAMILY, arch):
         configs += sm90.candidate_configs(problem)
     return configs
 
@@ -157,8 +157,8 @@ ALL_FAMILIES = ("sm80", "sm90")
 def sm90_heuristic_config(problem: DgradProblem) -> sm90.Sm90Config:
     """A Hopper tile with no measurement at hand: N tile fitted to C (a 64-channel layer wastes half of a
     128-wide tile), the deepest pipeline that fits, one CTA per SM."""
-    if problem.dtype not in SM90_DTYPES:
-        raise NoKernel(f"the sm90 kernels take {' and '.join(SM90_DTYPES)}, not {problem.dtype}")
+    if problem.dtype not in sm90.DTYPES:
+        raise NoKernel(f"the sm90 kernels take {' and '.join(sm90.DTYPES)}, not {problem.dtype}")
     tile_n = 64 if problem.c <= 64 else 128 if problem.c <= 128 else 256
     return sm90.Sm90Config(problem.dtype, 128, tile_n, sm90.max_stages(128, tile_n, 1, problem.dtype), 1)
 
@@ -170,14 +170,12 @@ def heuristic_config(problem: DgradProblem, arch: str = "sm_90", families=ALL_FA
     shared/reference (cutlass2x.jsonl, ResNet-50 layers at batch 8 and 256). sm80: 128x128 once it fills a wave of SMs, 128x256 for strided problems with C >= 256
     and two waves of it, else 64x128 (64x64 when C <= 64); odd channels of 16-bit types take the same tile
     with 2 stages (unit stride only). f32 (3xTF32, unmeasured): CUTLASS's 16-deep fast-f32 tiles of the same shapes."""
-    hopper = "sm90" in families and arch in ("sm_90", "sm_90a")
-    if hopper and problem.dtype in SM90_DTYPES:
-        config = sm90_heuristic_config(problem)
-        if supports(config, problem) is None or "sm80" not in families:
+    sm80_allowed = "sm80" in families
+    if "sm90" in families and family_runs_on("sm90", arch) and (problem.dtype in sm90.DTYPES or not sm80_allowed):
+        config = sm90_heuristic_config(problem)  # NoKernel for other element types
+        if supports(config, problem) is None or not sm80_allowed:
             return config  # (an unsupported one is refused by select_kernel, with the reason)
-    if "sm80" not in families:
-        if hopper:
-            return sm90_heuristic_config(problem)
+    if not sm80_allowed:
         raise NoKernel(f"no kernel family of {', '.join(families)} runs on {arch}")
     stride_support = _stride_support(problem)
     if problem.dtype == "f32":

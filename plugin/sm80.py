@@ -27,6 +27,7 @@ from .problem import DTYPES, ELEMENT_BYTES, DgradProblem, checked_push_constants
 FAMILY = "sm80"
 FILTER_LAYOUT = "krsc"
 NVCC_ARCH = None  # built for the CUDA target the compile names
+TARGET_ARCHS = None  # runs on any target the plugin accepts (sm_80 and newer)
 
 STRIDE_SUPPORTS = ("unity", "strided")
 

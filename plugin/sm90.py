@@ -17,6 +17,7 @@ DTYPES = ("f16", "bf16")      # 16-bit operands only (wgmma f16/bf16 with f32 ac
 FAMILY = "sm90"
 FILTER_LAYOUT = "rsck"
 NVCC_ARCH = "sm_90a"          # wgmma, setmaxnreg and tensormap.replace exist only on sm_90a
+TARGET_ARCHS = ("sm_90", "sm_90a")  # the compile targets these kernels run on
 HEADER = pathlib.Path(__file__).parent / "sm90_dgrad.cuh"
 
 TILE_K = 64                   # 16-bit elements per 128-byte swizzle row
@@ -153,22 +154,25 @@ def choose_box(config: Sm90Config, problem: DgradProblem) -> Box:
     return best
 
 
+def _spatial_tiles(problem: DgradProblem, box: Box) -> int:
+    """Boxes covering one phase (every phase gets as many as the largest one): TileWalk::tiles_m."""
+    p = problem
+    rows_max, cols_max = -(-p.h // p.stride_h), -(-p.w // p.stride_w)
+    return -(-cols_max // box.w) * -(-rows_max // box.h) * -(-p.n // box.n)
+
+
 def tile_count(config: Sm90Config, problem: DgradProblem, box: Box | None = None) -> int:
-    """Tiles the kernel covers: every phase gets the tiles of the largest one."""
+    """Tiles the kernel covers: channel blocks x phases x spatial boxes."""
     p = problem
     box = box or choose_box(config, problem)
-    rows_max, cols_max = -(-p.h // p.stride_h), -(-p.w // p.stride_w)
-    tiles_c = -(-p.c // config.tile_n)
-    return tiles_c * p.stride_h * p.stride_w * -(-cols_max // box.w) * -(-rows_max // box.h) * -(-p.n // box.n)
+    return -(-p.c // config.tile_n) * p.stride_h * p.stride_w * _spatial_tiles(p, box)
 
 
 def unit_count(config: Sm90Config, problem: DgradProblem, box: Box | None = None) -> int:
     """Units the kernel walks (TileWalk::count): tiles, or per cluster one tile per CTA along M."""
     p = problem
     box = box or choose_box(config, problem)
-    rows_max, cols_max = -(-p.h // p.stride_h), -(-p.w // p.stride_w)
-    tiles_m = -(-cols_max // box.w) * -(-rows_max // box.h) * -(-p.n // box.n)
-    return -(-p.c // config.tile_n) * p.stride_h * p.stride_w * -(-tiles_m // config.cluster)
+    return -(-p.c // config.tile_n) * p.stride_h * p.stride_w * -(-_spatial_tiles(p, box) // config.cluster)
 
 
 @dataclass(frozen=True)

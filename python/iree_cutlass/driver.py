@@ -22,6 +22,7 @@ from iree.compiler.api import ctypes_dl
 from iree_cutlass.passes.offload_dgrad import OffloadOptions, offload_dgrads
 from iree_cutlass.passes.report import Report
 from iree_cutlass.plugin.build import KernelBuildError
+from iree_cutlass.plugin.kernels import family_runs_on
 from iree_cutlass.plugin.select import ALL_FAMILIES
 
 PHASES = ["start", "input", "abi", "preprocessing", "global-optimization", "dispatch-creation", "flow",
@@ -169,7 +170,7 @@ def compile_source(source: bytes, source_name: str, flags: list[str], *, plugin:
         if arch_number is None or arch_number < MIN_CUTLASS_ARCH:
             raise CompileError("--iree-plugin=cutlass needs --iree-cuda-target=sm_80 or newer "
                                f"(got {target.kernel_arch or 'none'})")
-        if kernel_families == ("sm90",) and target.kernel_arch not in ("sm_90", "sm_90a"):
+        if kernel_families == ("sm90",) and not family_runs_on("sm90", target.kernel_arch):
             raise CompileError(f"--iree-cutlass-kernels=sm90 needs --iree-cuda-target=sm_90 "
                                f"(got {target.kernel_arch})")
 
