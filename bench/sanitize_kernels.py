@@ -1,7 +1,8 @@
-"""Launches every distinct kernel of a GPU bundle once, on the smallest case that uses it, for compute-sanitizer.
+"""Launches every distinct kernel of GPU bundles once, on the smallest case that uses it (at batch <= 4 of its
+layer), for compute-sanitizer.
 
-    compute-sanitizer --tool memcheck  python3 bench/sanitize_kernels.py --bundle out/gpu
-    compute-sanitizer --tool racecheck python3 bench/sanitize_kernels.py --bundle out/gpu
+    compute-sanitizer --tool memcheck  python3 bench/sanitize_kernels.py --bundle out/gpu [out/random ...]
+    compute-sanitizer --tool racecheck python3 bench/sanitize_kernels.py --bundle out/gpu [out/random ...]
 
 Only CuPy touches the GPU here (no torch, no IREE), so the sanitizer sees our kernels and little else. dx is
 poisoned first; the script exits non-zero if a launch fails or leaves an element unwritten.
@@ -22,11 +23,15 @@ from gpu_check import device_inputs, kernel_launcher, numpy_dtype, random_array 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bundle", type=pathlib.Path, default=pathlib.Path("out/gpu"))
+    parser.add_argument("--bundle", type=pathlib.Path, nargs="+", default=[pathlib.Path("out/gpu")],
+                        help="one or more bundles; each distinct kernel runs once, on its smallest case")
     args = parser.parse_args()
-    cases = [c for c in json.loads((args.bundle / "cases.json").read_text())["cases"] if "kernel" in c]
+    cases = [{**c, "bundle": bundle} for bundle in args.bundle
+             for c in json.loads((bundle / "cases.json").read_text())["cases"] if "kernel" in c]
     smallest: dict[str, dict] = {}
     for case in sorted(cases, key=lambda c: c["flops"]):
+        # Bundles record each kernel at a small batch of its layer too ("sanitize_kernel"): run that one.
+        case = {**case, "kernel": case.get("sanitize_kernel", case["kernel"])}
         smallest.setdefault(case["kernel"]["entry"], case)
     rng = np.random.default_rng(7)
     failures = 0
@@ -36,7 +41,7 @@ def main() -> int:
         dy = random_array(rng, (problem["n"], problem["p"], problem["q"], problem["k"]), layer["dtype"])
         w = random_array(rng, (problem["r"], problem["s"], problem["c"], problem["k"]), layer["dtype"])
         import cupy as cp
-        launcher = kernel_launcher(args.bundle, case["kernel"])
+        launcher = kernel_launcher(case["bundle"], case["kernel"])
         dy_d, w_d, dx_d = device_inputs(dy, w, (problem["n"], problem["h"], problem["w"], problem["c"]),
                                         layer["dtype"], launcher.filter_layout)
         launcher.launch(dy_d, w_d, dx_d)

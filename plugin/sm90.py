@@ -52,6 +52,8 @@ class Sm90Config:
     ctas_per_sm: int   # 1 (setmaxnreg gives consumers 224 registers) or 2 (80 each; hide each other's epilogue)
     schedule: str = "cooperative"  # both consumer warpgroups on each tile, or one each, taking turns
     cluster: int = 1   # CTAs per cluster along M sharing each filter tile through TMA multicast (1 or 2)
+    resident_k: int = 0  # 0: the filter streams through the stage ring; N: a resident slab of N 64-wide K blocks
+                         # (1x1 filters with K <= 64 N), loaded once per channel block; dy alone streams
 
     family: ClassVar[str] = FAMILY
 
@@ -73,6 +75,9 @@ class Sm90Config:
             raise ValueError(f"cluster must be 1 or 2, got {self.cluster}")
         if self.ctas_per_sm not in (1, 2):
             raise ValueError(f"ctas_per_sm must be 1 or 2, got {self.ctas_per_sm}")
+        if self.resident_k < 0 or (self.resident_k and self.cluster != 1):
+            raise ValueError(f"resident_k must be >= 0 and needs cluster 1, got {self.resident_k} "
+                             f"with cluster {self.cluster}")
         if self.ctas_per_sm == 2 and self.rows_per_warpgroup * self.tile_n > 64 * 64:
             # Two CTAs leave 80 registers a thread: ptxas needs ~90 for a 64x128 f32 accumulator.
             raise ValueError(f"tile {self.tile_m}x{self.tile_n} needs more registers than two CTAs per SM leave")
@@ -85,7 +90,8 @@ class Sm90Config:
     def name(self) -> str:
         return (f"iree_cutlass_dgrad_sm90_{self.dtype}_{self.tile_m}x{self.tile_n}x{TILE_K}"
                 f"_s{self.stages}_c{self.ctas_per_sm}{'_pp' if self.schedule == 'pingpong' else ''}"
-                f"{f'_m{self.cluster}' if self.cluster > 1 else ''}")
+                f"{f'_m{self.cluster}' if self.cluster > 1 else ''}"
+                f"{f'_rk{self.resident_k}' if self.resident_k else ''}")
 
 
 @dataclass(frozen=True)
@@ -103,7 +109,7 @@ def _align(value: int, alignment: int) -> int:
 def shared_storage_bytes(config: Sm90Config) -> int:
     """sizeof(DgradKernel::SharedStorage), field by field in declaration order (static_asserted in each kernel)."""
     stage_elements_a = config.tile_m * TILE_K * config.stages
-    stage_elements_b = config.tile_n * TILE_K * config.stages
+    stage_elements_b = config.tile_n * TILE_K * (config.resident_k or config.stages)
     offset = 0
     offset = _align(offset, 1024) + stage_elements_a * 2                   # a
     offset = _align(offset, 1024) + stage_elements_b * 2                   # b
@@ -112,6 +118,7 @@ def shared_storage_bytes(config: Sm90Config) -> int:
     offset = _align(offset, 8) + config.stages * 8                         # full
     offset = offset + config.stages * 8                                    # empty
     offset = offset + 2 * 8                                                # turn
+    offset = offset + 2 * 8                                                # b_full, b_empty
     offset = _align(offset, 128) + WARPS * DESCRIPTOR_BYTES                # tensormap scratch
     return _align(offset, 1024)
 
@@ -184,9 +191,15 @@ class Sm90Launch:
 
 
 def launch_geometry(config: Sm90Config, problem: DgradProblem) -> Sm90Launch:
-    """A persistent grid: one CTA per SM per resident slot, or fewer when there are fewer units; whole clusters."""
+    """A persistent grid: one CTA per SM per resident slot, or fewer when there are fewer units; whole clusters.
+    A resident-filter kernel takes a multiple of the channel blocks where one fits, so that each CTA keeps one
+    channel block (tiles are walked channels fastest) and loads its filter slab once."""
     box = choose_box(config, problem)
-    clusters = min(unit_count(config, problem, box), SM_COUNT * config.ctas_per_sm // config.cluster)
+    slots = SM_COUNT * config.ctas_per_sm // config.cluster
+    channel_blocks = -(-problem.c // config.tile_n)
+    if config.resident_k and channel_blocks <= slots:
+        slots -= slots % channel_blocks
+    clusters = min(unit_count(config, problem, box), slots)
     ctas = clusters * config.cluster
     return Sm90Launch(grid=(ctas, 1, 1), block=(THREADS, 1, 1), smem_bytes=smem_bytes(config), box=box)
 
@@ -225,6 +238,11 @@ def supports(config: Sm90Config, problem: DgradProblem) -> str | None:
         return "a dimension exceeds the 32-bit range of TMA coordinates"
     if p.n * p.p * p.q * p.k * 2 >= 2**40 or p.n * p.h * p.w * p.c * 2 >= 2**40:
         return "dy or dx is too large for a TMA descriptor (strides under 2^40 bytes)"
+    if config.resident_k:
+        if (p.r, p.s) != (1, 1):
+            return f"a resident filter slab needs a 1x1 filter, not {p.r}x{p.s}"
+        if -(-p.k // TILE_K) > config.resident_k:
+            return f"K={p.k} needs {-(-p.k // TILE_K)} K blocks of {TILE_K}; the slab holds {config.resident_k}"
     if not fits(config):
         return (f"kernel needs {smem_bytes(config)} B of shared memory per CTA, too much for "
                 f"{config.ctas_per_sm} CTA(s) per SM")
@@ -233,10 +251,12 @@ def supports(config: Sm90Config, problem: DgradProblem) -> str | None:
 
 _ENTRY = """
 // Generated by iree_cutlass.plugin.sm90 for config {name}.
-using Kernel = iree_cutlass_sm90::DgradKernel<{element}, {tile_m}, {tile_n}, {stages}, {ctas}, {pingpong}, {cluster}>;
+using Kernel = iree_cutlass_sm90::DgradKernel<{element}, {tile_m}, {tile_n}, {stages}, {ctas}, {pingpong}, {cluster},
+                                             {resident_k}>;
 static_assert(sizeof(Kernel::SharedStorage) == {shared_storage}, "shared storage formula (sm90.py) out of date");
 static_assert(Kernel::kSmemBytes == {smem}, "dynamic shared memory formula (sm90.py) out of date");
-IREE_CUTLASS_SM90_DGRAD_ENTRY({name}, {element}, {tile_m}, {tile_n}, {stages}, {ctas}, {pingpong}, {cluster})
+IREE_CUTLASS_SM90_DGRAD_ENTRY({name}, {element}, {tile_m}, {tile_n}, {stages}, {ctas}, {pingpong}, {cluster},
+                              {resident_k})
 """
 
 
@@ -247,7 +267,7 @@ def generate_source(config: Sm90Config) -> str:
     return header + _ENTRY.format(
         name=config.name, element=_ELEMENT_TYPES[config.dtype], tile_m=config.tile_m, tile_n=config.tile_n,
         stages=config.stages, ctas=config.ctas_per_sm, pingpong=str(config.schedule == "pingpong").lower(),
-        cluster=config.cluster,
+        cluster=config.cluster, resident_k=config.resident_k,
         shared_storage=shared_storage_bytes(config),
         smem=smem_bytes(config))
 
@@ -263,20 +283,35 @@ CANDIDATE_SHAPES = (
 )
 
 
+# (schedule, tile_m, tile_n) of the resident-filter candidates for 1x1 problems (one CTA per SM, no cluster),
+# each with a slab of exactly the problem's K blocks and the deepest dy ring that fits beside it.
+RESIDENT_SHAPES = (
+    ("cooperative", 128, 128), ("cooperative", 128, 256), ("cooperative", 256, 64), ("cooperative", 256, 128),
+    ("pingpong", 128, 64), ("pingpong", 128, 128),
+)
+
+
 def candidate_configs(problem: DgradProblem) -> list[Sm90Config]:
-    """The tile space a tuner measures: CANDIDATE_SHAPES at the deepest pipeline that fits."""
+    """The tile space a tuner measures: CANDIDATE_SHAPES at the deepest pipeline that fits, and for 1x1 filters
+    RESIDENT_SHAPES with a resident filter slab."""
     configs = []
     for schedule, tile_m, tile_n, ctas, cluster in CANDIDATE_SHAPES:
         stages = max_stages(tile_m, tile_n, ctas, problem.dtype, schedule)
         if stages >= 2:
             configs.append(Sm90Config(problem.dtype, tile_m, tile_n, stages, ctas, schedule, cluster))
+    if (problem.r, problem.s) == (1, 1):
+        kblocks = -(-problem.k // TILE_K)
+        for schedule, tile_m, tile_n in RESIDENT_SHAPES:
+            stages = max_stages(tile_m, tile_n, 1, problem.dtype, schedule, resident_k=kblocks)
+            if stages >= 2:
+                configs.append(Sm90Config(problem.dtype, tile_m, tile_n, stages, 1, schedule, 1, kblocks))
     return [c for c in configs if supports(c, problem) is None]
 
 
 def max_stages(tile_m: int, tile_n: int, ctas_per_sm: int, dtype: str = "f16", schedule: str = "cooperative",
-               limit: int = 8) -> int:
+               limit: int = 8, resident_k: int = 0) -> int:
     best = 0
     for stages in range(2, limit + 1):
-        if fits(Sm90Config(dtype, tile_m, tile_n, stages, ctas_per_sm, schedule)):
+        if fits(Sm90Config(dtype, tile_m, tile_n, stages, ctas_per_sm, schedule, resident_k=resident_k)):
             best = stages
     return best

@@ -26,6 +26,11 @@
 //   L2 into shared memory per multiply for 128x256 tiles. A stage is refilled only when the consumers of both
 //   CTAs have released it. The cluster shape is compiled in (__cluster_dims__), so IREE's plain launch works.
 //
+// - Resident filter (kResidentK > 0, 1x1 filters only): the CTA's whole filter slab (kTileN channels x every K)
+//   is loaded once into shared memory and kept while the CTA's tiles share its channel block, so only dy streams
+//   through the stage ring: the L2 traffic of the filter disappears and the ring holds more, smaller stages.
+//   The slab is reloaded (after every consumer warp has released it) only when a tile's channel block changes.
+//
 // IREE's HAL cannot build TMA descriptors on the host at dispatch time, so each CTA builds its descriptors (dy,
 // the filter, and dx once per phase) on the device: zeroed, every field set with tensormap.replace, copied to
 // the CTA's own slot of the workspace binding with a release fence, and acquired before first use.
@@ -214,7 +219,10 @@ __device__ __forceinline__ void acquire_tensormap(void const* gmem_desc) {
 // (the register file is split in four quadrants of 16384, so 12 warps get 168 each at entry).
 // kCtasPerSm 2: two CTAs share an SM, each hiding the other's epilogue behind its mainloop; every thread keeps
 // the entry budget of 80 registers (room for a 64x64 accumulator).
-template <class Element, int kTileM, int kTileN, int kStages, int kCtasPerSm, bool kPingpong, int kCluster>
+// kResidentK: 0 streams the filter through the stage ring; N > 0 keeps a filter slab of N 64-wide K blocks
+// resident (1x1 filters with K <= 64 * N, no clusters).
+template <class Element, int kTileM, int kTileN, int kStages, int kCtasPerSm, bool kPingpong, int kCluster,
+          int kResidentK = 0>
 struct DgradKernel {
   static_assert(kCtasPerSm == 1 || kCtasPerSm == 2, "one or two CTAs per SM");
   static_assert(kCluster == 1 || kCluster == 2, "clusters of one or two CTAs along M");
@@ -222,11 +230,14 @@ struct DgradKernel {
                 "cooperative tiles are 128 or 256 rows (two warpgroups), ping-pong tiles 64 or 128 (one)");
   static_assert(kTileN % 64 == 0 && kTileN <= 256, "N tile is 64, 128, 192 or 256 channels");
   static_assert(sizeof(Element) == 2, "16-bit operands");
+  static_assert(kResidentK == 0 || kCluster == 1, "a resident filter slab is not shared across a cluster");
+  static constexpr bool kResident = kResidentK > 0;
+  static constexpr int kBBlocks = kResident ? kResidentK : kStages;  // B buffers: K blocks or ring stages
 
   using SmemLayoutA = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
                                              make_shape(Int<kTileM>{}, Int<kTileK>{}, Int<kStages>{})));
   using SmemLayoutB = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
-                                             make_shape(Int<kTileN>{}, Int<kTileK>{}, Int<kStages>{})));
+                                             make_shape(Int<kTileN>{}, Int<kTileK>{}, Int<kBBlocks>{})));
   using MmaOp = decltype(SM90::GMMA::ss_op_selector<Element, Element, float,
                                                     Shape<_64, Int<kTileN>, Int<kTileK>>,
                                                     GMMA::Major::K, GMMA::Major::K>());
@@ -239,7 +250,8 @@ struct DgradKernel {
   // the dx TMA store reads (the same layout as an A stage).
   using SmemLayoutD = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
                                              make_shape(Int<kTileM>{}, Int<kTileN>{})));
-  static constexpr uint32_t kStageBytes = (kTileM + kTileN) * kTileK * sizeof(Element);
+  static constexpr uint32_t kStageBytes = (kTileM + (kResident ? 0 : kTileN)) * kTileK * sizeof(Element);
+  static constexpr uint32_t kBBlockBytes = kTileN * kTileK * sizeof(Element);   // one K block of the slab
   static constexpr int kSliceN = kTileN / kCluster;   // filter rows each CTA of a cluster loads for all
   static constexpr int kWarps = kThreads / 32;
 
@@ -250,6 +262,8 @@ struct DgradKernel {
     alignas(8) uint64_t full[kStages];
     uint64_t empty[kStages];
     uint64_t turn[2];   // ping-pong: warpgroup w may multiply once turn[w] completes a phase
+    uint64_t b_full;    // resident filter: the slab of the current channel block has landed
+    uint64_t b_empty;   // resident filter: every consumer warp is done with the previous slab
     alignas(128) uint8_t tensormap[kWarps][kDescBytes];   // each warp builds its descriptors here
   };
 
@@ -274,6 +288,7 @@ struct DgradKernel {
           gridDim.x % kCluster != 0 ||
           blockIdx.x >= shape.slots || dynamic_smem < uint32_t(kSmemBytes) ||
           shape.box_n * shape.box_h * shape.box_w != uint32_t(kTileM) ||
+          (kResident && (shape.r * shape.s != 1 || (shape.k + kTileK - 1) / kTileK > uint32_t(kResidentK))) ||
           ((reinterpret_cast<uintptr_t>(dy) | reinterpret_cast<uintptr_t>(w_rsck) |
             reinterpret_cast<uintptr_t>(dx)) & 15) != 0) {
         __trap();
@@ -287,6 +302,8 @@ struct DgradKernel {
       cutlass::arch::ClusterBarrier::init(&smem.turn[0], 1);
       cutlass::arch::ClusterBarrier::init(&smem.turn[1], 1);
       cutlass::arch::ClusterBarrier::arrive(&smem.turn[0]);  // warpgroup 0 multiplies first
+      cutlass::arch::ClusterTransactionBarrier::init(&smem.b_full, 1);
+      cutlass::arch::ClusterBarrier::init(&smem.b_empty, 256 / 32);  // both consumer warpgroups, either schedule
       cutlass::arch::fence_barrier_init();
     }
 
@@ -354,9 +371,24 @@ struct DgradKernel {
     int const rank = kCluster > 1 ? int(cute::block_rank_in_cluster()) : 0;
     int stage = 0;
     uint32_t phase = 0;
+    int slab_c0 = -1;       // resident filter: the channel block in shared memory
+    uint32_t slabs = 0;     // resident filter: slabs loaded so far
     for (int index = unit_begin(); index < walk.count; index += unit_stride()) {
       if (!walk.unit_live(index, kTileN)) continue;
       Tile const t = walk.decode(index, kTileN, rank);
+      if constexpr (kResident) {
+        if (t.c0 != slab_c0) {
+          // Wait for every consumer warp to leave the previous slab (passes at once for the first one).
+          cutlass::arch::ClusterBarrier::wait(&smem.b_empty, (slabs & 1u) ^ 1u);
+          cutlass::arch::ClusterTransactionBarrier::arrive_and_expect_tx(&smem.b_full,
+                                                                        kBBlockBytes * walk.kblocks);
+          for (int kb = 0; kb < walk.kblocks; ++kb) {
+            SM90_TMA_LOAD_3D::copy(desc_b, &smem.b_full, hint, smem.b + kb * kTileN * kTileK, kb * kTileK, t.c0, 0);
+          }
+          slab_c0 = t.c0;
+          ++slabs;
+        }
+      }
       for (int th = 0; th < t.taps_h; ++th) {
         int const r = t.r_first + th * walk.d.stride_h;
         int const dy_row = t.i0 + t.dy_row0 - th;
@@ -369,13 +401,16 @@ struct DgradKernel {
             cutlass::arch::ClusterTransactionBarrier::arrive_and_expect_tx(&smem.full[stage], kStageBytes);
             SM90_TMA_LOAD_4D::copy(desc_a, &smem.full[stage], hint, smem.a + stage * kTileM * kTileK,
                                    kb * kTileK, dy_col, dy_row, t.n0);
-            Element* b_slice = smem.b + stage * kTileN * kTileK + rank * kSliceN * kTileK;
-            if constexpr (kCluster > 1) {
+            if constexpr (kResident) {
+              // The filter is in the slab already.
+            } else if constexpr (kCluster > 1) {
               // This CTA's slice of the filter tile lands in every CTA of the cluster.
+              Element* b_slice = smem.b + stage * kTileN * kTileK + rank * kSliceN * kTileK;
               SM90_TMA_LOAD_MULTICAST_3D::copy(desc_b, &smem.full[stage], uint16_t((1 << kCluster) - 1), hint,
                                                b_slice, kb * kTileK, t.c0 + rank * kSliceN, tap);
             } else {
-              SM90_TMA_LOAD_3D::copy(desc_b, &smem.full[stage], hint, b_slice, kb * kTileK, t.c0, tap);
+              SM90_TMA_LOAD_3D::copy(desc_b, &smem.full[stage], hint, smem.b + stage * kTileN * kTileK,
+                                     kb * kTileK, t.c0, tap);
             }
             if (++stage == kStages) {
               stage = 0;
@@ -414,10 +449,21 @@ struct DgradKernel {
     uint32_t phase_bit = 0;
     uint32_t turn_bit = 0;
     int live = 0;
+    int slab_c0 = -1;       // resident filter: the channel block of the slab this warpgroup multiplies with
+    uint32_t slabs = 0;
     for (int index = unit_begin(); index < walk.count; index += unit_stride()) {
       if (!walk.unit_live(index, kTileN)) continue;
       Tile const t = walk.decode(index, kTileN, rank);
       int const iterations = walk.iterations(t);
+      if constexpr (kResident) {
+        // Every warpgroup sees every tile in order (ping-pong too, its partner's included), so all consumer
+        // warps count slabs alike. This warpgroup's MMAs on the old slab are complete (warpgroup_wait<0>).
+        if (t.c0 != slab_c0) {
+          if (slab_c0 >= 0) release_slab(smem, lane);
+          slab_c0 = t.c0;
+          ++slabs;
+        }
+      }
       if constexpr (kPingpong) {
         // Live tiles alternate between the warpgroups; the other one's tile only moves the stage ring on.
         if ((live++ & 1) != wg) {
@@ -430,6 +476,7 @@ struct DgradKernel {
         turn_bit ^= 1;
       }
 
+      if constexpr (kResident) cutlass::arch::ClusterTransactionBarrier::wait(&smem.b_full, (slabs - 1) & 1u);
       clear(accum);
       int previous = -1;
       for (int it = 0; it < iterations; ++it) {
@@ -438,7 +485,8 @@ struct DgradKernel {
         warpgroup_arrive();
         CUTE_UNROLL
         for (int kb = 0; kb < size<2>(tCrA); ++kb) {
-          cute::gemm(tiled_mma, tCrA(_, _, kb, stage), tCrB(_, _, kb, stage), accum);
+          // Resident filter: 1x1, so iteration `it` is K block `it` of the slab.
+          cute::gemm(tiled_mma, tCrA(_, _, kb, stage), tCrB(_, _, kb, kResident ? it : stage), accum);
         }
         warpgroup_commit_batch();
         // Keep one batch in flight; the one before it has finished reading its stage, so free that stage.
@@ -502,6 +550,11 @@ struct DgradKernel {
     return reinterpret_cast<uint32_t const&>(pair);
   }
 
+  static __device__ __forceinline__ void release_slab(SharedStorage& smem, int lane) {
+    __syncwarp();
+    if (lane == 0) cutlass::arch::ClusterBarrier::arrive(&smem.b_empty);
+  }
+
   static __device__ __forceinline__ void release(SharedStorage& smem, int stage, int lane) {
     __syncwarp();
     if (lane == 0) {
@@ -522,7 +575,8 @@ struct DgradKernel {
 }  // namespace iree_cutlass_sm90
 
 // The extern "C" entry point of one configuration, in IREE's CUDA ABI: bindings, then 32-bit push constants.
-#define IREE_CUTLASS_SM90_DGRAD_ENTRY(NAME, ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG, CLUSTER)  \
+#define IREE_CUTLASS_SM90_DGRAD_ENTRY(NAME, ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG, CLUSTER,  \
+                                      RESIDENT_K)                                                             \
   extern "C" __global__ void __cluster_dims__(CLUSTER, 1, 1)                                                  \
       __launch_bounds__(iree_cutlass_sm90::kThreads, CTAS_PER_SM) NAME(                                       \
       ELEMENT const* dy, ELEMENT const* w_rsck, ELEMENT* dx, uint8_t* workspace, uint32_t n, uint32_t h,       \
@@ -531,6 +585,7 @@ struct DgradKernel {
       uint32_t slots) {                                                                                       \
     iree_cutlass_sm90::DgradShape const shape{n, h, w, c, k, r, s, p, q, pad_h, pad_w, stride_h, stride_w,    \
                                               box_n, box_h, box_w, slots};                                    \
-    iree_cutlass_sm90::DgradKernel<ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG, CLUSTER>::run(    \
+    iree_cutlass_sm90::DgradKernel<ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG, CLUSTER,          \
+                                   RESIDENT_K>::run(                                                          \
         dy, w_rsck, dx, workspace, shape);                                                                    \
   }

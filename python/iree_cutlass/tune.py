@@ -39,6 +39,7 @@ def build(args) -> int:
     from iree_cutlass.plugin.select import candidate_configs, select_kernel
 
     problems = [dgrad_problem(layer) for layer in resnet50_layers(tuple(args.batches), tuple(args.dtypes))]
+    problems = [p for p in problems if any(part in p.key() for part in args.only)]
     candidates = {problem: [c for c in candidate_configs(problem, args.arch) if c.family in args.families]
                   for problem in problems}
     if args.sm80 == "selected":
@@ -46,6 +47,11 @@ def build(args) -> int:
         for problem, configs in candidates.items():
             chosen = select_kernel(problem, arch=args.arch, families=("sm80",))
             candidates[problem] = [c for c in configs if c.family != "sm80" or c == chosen]
+    if args.candidates != [""]:
+        # Only the named candidates, next to the kernel shipped today (the same-run baseline).
+        for problem, configs in candidates.items():
+            shipped = select_kernel(problem, arch=args.arch)
+            candidates[problem] = [c for c in configs if c == shipped or any(part in c.name for part in args.candidates)]
     configs = list(dict.fromkeys(c for cs in candidates.values() for c in cs))
     _say(f"{len(problems)} problems, {len(configs)} distinct candidate kernels to build for {args.arch}")
     try:
@@ -214,6 +220,10 @@ def main(argv: list[str] | None = None) -> int:
     p_build.add_argument("--families", nargs="+", default=["sm80", "sm90"], help="kernel families to build")
     p_build.add_argument("--sm80", choices=["all", "selected"], default="all",
                          help="every sm80 tile, or only the one the shipped table/heuristic selects")
+    p_build.add_argument("--candidates", nargs="+", default=[""], metavar="SUBSTRING",
+                         help="only candidates whose entry point contains any of these, and the shipped kernel")
+    p_build.add_argument("--only", nargs="+", default=[""], metavar="SUBSTRING",
+                         help="only problems whose key contains any of these (e.g. _r1_s1_ for the 1x1 layers)")
     p_measure = sub.add_parser("measure", help="on a GPU: check and time every candidate")
     p_measure.add_argument("--plan", type=pathlib.Path, required=True)
     p_measure.add_argument("--out", type=pathlib.Path, required=True)

@@ -102,6 +102,17 @@ def test_build_f32_kernel(built_new_mainloops):
 
 
 @pytest.mark.nvcc
+def test_build_sm90_resident_filter_kernel(cache_dir):
+    # Compiling checks the kernel's static_asserts: the shared-memory formula with the filter slab in it.
+    from iree_cutlass.plugin.sm90 import Sm90Config
+    _nvcc_or_fail()
+    config = Sm90Config("bf16", 128, 128, 4, 1, "pingpong", 1, 2)
+    result = build_kernel(config, arch="sm_90", cache_dir=cache_dir)
+    _assert_valid_entry(result)
+    assert result.entry == "iree_cutlass_dgrad_sm90_bf16_128x128x64_s4_c1_pp_rk2"
+
+
+@pytest.mark.nvcc
 def test_build_alignment_1_kernel(built_new_mainloops):
     # cp.async cannot move 2 bytes (a 3-stage alignment-1 16-bit kernel fails CUTLASS's static_assert); the
     # 2-stage mainloop loads through registers and compiles.

@@ -29,10 +29,11 @@ def tma_box(dy: np.ndarray, n0: int, p0: int, q0: int, box: sm90.Box) -> np.ndar
 
 
 def emulate(config: sm90.Sm90Config, prob: DgradProblem, dy: np.ndarray, w_rsck: np.ndarray) -> np.ndarray:
-    """dx as the kernel computes it; NaN where no tile writes."""
+    """dx as the kernel computes it (the problem its push constants describe); NaN where no tile writes."""
     constants = launch(config, prob).constants
     box = sm90.Box(*constants[13:16])
-    d = prob
+    d = DgradProblem(*constants[:13], prob.dtype)
+    assert d == prob
     dx = np.full((d.n, d.h, d.w, d.c), np.nan)
     rows_max, cols_max = -(-d.h // d.stride_h), -(-d.w // d.stride_w)
     tiles_c = -(-d.c // config.tile_n)
@@ -40,7 +41,7 @@ def emulate(config: sm90.Sm90Config, prob: DgradProblem, dy: np.ndarray, w_rsck:
     phases = d.stride_h * d.stride_w
     tiles_m = tiles_w * tiles_h * tiles_n
     count = tiles_c * phases * -(-tiles_m // config.cluster)
-    assert count == sm90.unit_count(config, prob, box)
+    assert count == sm90.unit_count(config, d, box)
     for index, rank in ((u, r) for u in range(count) for r in range(config.cluster)):
         rest = index
         cn, rest = rest % tiles_c, rest // tiles_c
@@ -157,3 +158,54 @@ def test_config_limits():
     for config in sm90.candidate_configs(DgradProblem(8, 8, 8, 64, 64, 1, 1, 8, 8, 0, 0, 1, 1, "bf16")):
         assert sm90.fits(config)
         assert sm90.smem_bytes(config) <= sm90.MAX_SMEM_BYTES
+
+
+RESIDENT_PROBLEMS = [
+    DgradProblem(2, 9, 7, 200, 72, 1, 1, 9, 7, 0, 0, 1, 1, "f16"),    # K of 72: two K blocks, the last ragged
+    DgradProblem(3, 8, 10, 136, 64, 1, 1, 4, 5, 0, 0, 2, 2, "bf16"),  # 1x1/s2: one phase of taps, three of zeros
+    DgradProblem(1, 5, 5, 520, 128, 1, 1, 5, 5, 0, 0, 1, 1, "f16"),   # channel blocks that do not divide the grid
+]
+
+
+@pytest.mark.parametrize("index", range(len(RESIDENT_PROBLEMS)))
+def test_resident_filter_walk_matches_reference(index):
+    prob = RESIDENT_PROBLEMS[index]
+    rng = np.random.default_rng(100 + index)
+    dy = rng.standard_normal((prob.n, prob.p, prob.q, prob.k))
+    w_krsc = rng.standard_normal((prob.k, prob.r, prob.s, prob.c))
+    kblocks = -(-prob.k // sm90.TILE_K)
+    for schedule, tile_m, tile_n in (("cooperative", 128, 128), ("pingpong", 64, 256)):
+        config = sm90.Sm90Config(prob.dtype, tile_m, tile_n, 3, 1, schedule, 1, kblocks)
+        assert supports(config, prob) is None
+        dx = emulate(config, prob, dy, np.transpose(w_krsc, (1, 2, 3, 0)))
+        assert not np.isnan(dx).any()
+        np.testing.assert_allclose(dx, dgrad_reference(prob, dy, w_krsc), rtol=1e-10, atol=1e-10)
+
+
+def test_resident_filter_grid_keeps_one_channel_block_per_cta():
+    # Tiles are walked channel blocks fastest and CTA b takes tiles b, b + grid, ...: with a grid that is a
+    # multiple of the channel blocks, every CTA loads its filter slab once.
+    prob = DgradProblem(256, 28, 28, 512 * 2, 128, 1, 1, 28, 28, 0, 0, 1, 1, "f16")
+    config = sm90.Sm90Config("f16", 128, 128, 4, 1, "cooperative", 1, 2)
+    grid = launch(config, prob).grid[0]
+    channel_blocks = -(-prob.c // config.tile_n)
+    assert grid % channel_blocks == 0 and grid == 128
+    assert launch(sm90.Sm90Config("f16", 128, 128, 4, 1), prob).grid[0] == sm90.SM_COUNT  # streamed: every SM
+    assert launch(config, DgradProblem(1, 4, 4, 8, 8, 1, 1, 4, 4, 0, 0, 1, 1, "f16")).grid == (1, 1, 1)
+
+
+def test_resident_filter_limits():
+    prob_3x3 = DgradProblem(1, 8, 8, 64, 64, 3, 3, 8, 8, 1, 1, 1, 1, "f16")
+    prob_wide_k = DgradProblem(1, 8, 8, 64, 200, 1, 1, 8, 8, 0, 0, 1, 1, "f16")
+    config = sm90.Sm90Config("f16", 128, 64, 4, 1, "cooperative", 1, 2)
+    assert "1x1 filter" in supports(config, prob_3x3)
+    assert "K=200 needs 4 K blocks" in supports(config, prob_wide_k)
+    with pytest.raises(ValueError, match="cluster 1"):
+        sm90.Sm90Config("f16", 128, 128, 4, 1, "cooperative", 2, 2)
+    # The slab is in the shared-memory formula: a slab of 16 K blocks of 256 channels (512 KiB) fits nowhere.
+    assert not sm90.fits(sm90.Sm90Config("f16", 128, 256, 2, 1, "cooperative", 1, 16))
+    assert sm90.Sm90Config("f16", 128, 128, 4, 1, "cooperative", 1, 2).name.endswith("_s4_c1_rk2")
+    # 1x1 problems get resident candidates, with a slab of exactly their K blocks; 3x3 ones get none.
+    one_by_one = sm90.candidate_configs(DgradProblem(8, 14, 14, 1024, 256, 1, 1, 14, 14, 0, 0, 1, 1, "f16"))
+    assert {c.resident_k for c in one_by_one} == {0, 4}
+    assert all(c.resident_k == 0 for c in sm90.candidate_configs(prob_3x3))

@@ -1,0 +1,151 @@
+"""Where IREE's time per call goes: the GPU timeline of our vmfbs, traced with CUPTI (torch.profiler) in-process.
+
+    python3 bench/iree_trace.py --bundle out/gpu --out $OUT/iree_trace.json [--tags TAG ...] [--flags F ...]
+
+For each case it loads the one-dgrad vmfb (and the 16-dgrad one, where built) on the IREE CUDA HAL, keeps the
+inputs on the device, and times CALLS calls with the host clock (each call returns when its results are
+ready). The same calls then run under torch.profiler, whose CUPTI tracing sees every kernel, memset and memcpy
+of the process, IREE's included; per call it reports the GPU time of our kernels, of anything else on the GPU,
+and the gaps between them. A call much longer than its GPU work is host-side cost (allocation, submission).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import statistics
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "python"))
+from gpu_check import random_array  # noqa: E402
+
+CALLS = 30
+DEFAULT_TAGS = ["s2_3x3_128_128s2_n8_f16", "s1_1x1_64_256_n256_f16", "s3_3x3_256_256_n256_f16"]
+
+
+def _device_inputs(config, arrays):
+    import iree.runtime as ireert
+    return [ireert.asdevicearray(config.device, a) for a in arrays]
+
+
+_CONFIG = None
+
+
+def _config(allocators: list[str], driver: str = "cuda"):
+    """One CUDA device for the whole run (the driver reads the runtime flags when it is first created)."""
+    global _CONFIG
+    if _CONFIG is None:
+        import iree.runtime as ireert
+        device = ireert.get_driver(driver).create_default_device(allocators=allocators or None)
+        _CONFIG = ireert.Config(device=device)
+    return _CONFIG
+
+
+def trace_module(vmfb: pathlib.Path, arrays: list[np.ndarray], torch, calls: int, allocators=(),
+                 driver: str = "cuda") -> dict:
+    import iree.runtime as ireert
+    config = _config(list(allocators), driver)
+    context = ireert.SystemContext(config=config)
+    module = ireert.VmModule.copy_buffer(context.instance, vmfb.read_bytes())
+    context.add_vm_module(module)
+    main = context.modules[module.name]["main"]
+    inputs = _device_inputs(config, arrays)
+    for _ in range(3):
+        main(*inputs)
+    wall = []
+    for _ in range(calls):
+        started = time.perf_counter()
+        main(*inputs)
+        wall.append((time.perf_counter() - started) * 1e3)
+
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+        for _ in range(calls):
+            main(*inputs)
+    if torch.cuda.is_available():
+        torch.cuda.synchronize()
+    # The raw trace holds every CUPTI record of the process (IREE's launches have no torch op to hang from).
+    with tempfile.TemporaryDirectory() as work:
+        path = pathlib.Path(work) / "trace.json"
+        prof.export_chrome_trace(str(path))
+        events = json.loads(path.read_text()).get("traceEvents", [])
+    gpu = sorted((e["ts"], e["ts"] + e.get("dur", 0), e.get("name", "?"), e.get("cat", "?")) for e in events
+                 if e.get("ph") == "X" and e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset"))
+    api: dict[str, list[float]] = {}
+    for e in events:
+        if e.get("ph") == "X" and e.get("cat") in ("cuda_runtime", "cuda_driver"):
+            api.setdefault(e.get("name", "?"), []).append(e.get("dur", 0) / 1e3)
+    ours = [e for e in gpu if "iree_cutlass" in e[2]]
+    other = [e for e in gpu if "iree_cutlass" not in e[2]]
+    names: dict[str, list[float]] = {}
+    for start, end, name, cat in other:
+        names.setdefault(f"{cat}: {name[:80]}", []).append((end - start) / 1e3)
+    busy = sum(end - start for start, end, _, _ in gpu) / 1e3
+    span_ms = (gpu[-1][1] - gpu[0][0]) / 1e3 if gpu else 0.0
+    return {
+        "wall_ms_median": statistics.median(wall),
+        "wall_ms_min": min(wall),
+        "ours_gpu_ms_per_call": sum(e - s for s, e, _, _ in ours) / 1e3 / calls,
+        "ours_kernels_per_call": len(ours) / calls,
+        "other_gpu_ms_per_call": sum(e - s for s, e, _, _ in other) / 1e3 / calls,
+        "gpu_busy_ms_per_call": busy / calls,
+        "gpu_span_ms_per_call": span_ms / calls,
+        "other_by_name": {n: {"count_per_call": len(v) / calls, "ms_each_median": statistics.median(v)}
+                          for n, v in sorted(names.items())},
+        "cuda_api_ms_per_call": {n: round(sum(v) / calls, 4) for n, v in
+                                 sorted(api.items(), key=lambda kv: -sum(kv[1]))[:8]},
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bundle", type=pathlib.Path, default=pathlib.Path("out/gpu"))
+    parser.add_argument("--out", type=pathlib.Path, required=True)
+    parser.add_argument("--tags", nargs="+", default=DEFAULT_TAGS)
+    parser.add_argument("--flags", nargs="*", default=[], help="IREE runtime flags (iree.runtime.flags)")
+    parser.add_argument("--calls", type=int, default=CALLS)
+    parser.add_argument("--allocator", nargs="*", default=[], help="device allocator specs, e.g. caching")
+    parser.add_argument("--driver", default="cuda", help="IREE HAL driver (local-task runs this script on a CPU)")
+    args = parser.parse_args()
+    import torch
+    import iree.runtime as ireert
+    if args.flags:
+        ireert.flags.parse_flags(*args.flags)
+    cases = {c["tag"]: c for c in json.loads((args.bundle / "cases.json").read_text())["cases"]}
+    rng = np.random.default_rng(11)
+    rows = []
+    for tag in args.tags:
+        if tag not in cases:
+            print(f"[trace] no case {tag}", file=sys.stderr)
+            continue
+        case, layer = cases[tag], cases[tag]["layer"]
+        p = (layer["h"] + 2 * layer["pad"] - layer["r"]) // layer["stride"] + 1
+        q = (layer["w"] + 2 * layer["pad"] - layer["r"]) // layer["stride"] + 1
+        dy = random_array(rng, (layer["n"], p, q, layer["k"]), layer["dtype"])
+        w = random_array(rng, (layer["r"], layer["r"], layer["c"], layer["k"]), layer["dtype"])
+        row = {"tag": tag, "flags": args.flags, "allocators": args.allocator}
+        try:
+            row["single"] = trace_module(args.bundle / "vmfb" / f"{tag}.ours.vmfb", [dy, w], torch, args.calls, args.allocator,
+                                         args.driver)
+            copies = case.get("amortized_copies")
+            if copies:
+                many = trace_module(args.bundle / "vmfb" / f"{tag}.ours_x{copies}.vmfb", [dy] * copies + [w],
+                                    torch, max(3, args.calls // 4), args.allocator, args.driver)
+                many["copies"] = copies
+                row["amortized"] = many
+        except Exception as error:  # noqa: BLE001 - record and go on with the next case
+            row["error"] = f"{type(error).__name__}: {str(error).splitlines()[0][:300]}"
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+        args.out.write_text(json.dumps({"rows": rows}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
