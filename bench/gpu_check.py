@@ -9,7 +9,8 @@ Inputs come from bench/prepare_gpu.py (vmfbs, fatbins, cases.json). For every dg
     be written, relative L2 against the same reference;
   - with --bench: medians of CUDA-event loops of our kernel and of cuDNN (torch convolution_backward on
     channels_last tensors), XLA through JAX (jit, per call), and with --iree-bench ours and stock IREE through
-    iree-benchmark-module (per call, and amortized over 16 dgrads in one invocation where built).
+    iree-benchmark-module (per call, and amortized over 16 dgrads in one invocation where built); ours with the
+    runtime settings iree_cutlass.Module uses (caching allocator, synchronous allocations), stock IREE as is.
 The CNN gradient case is checked against JAX on the GPU (float32 on the same inputs).
 Prints a table last; writes everything to --out as JSON.
 """
@@ -157,7 +158,10 @@ def iree_benchmark_ms(vmfb: pathlib.Path, inputs: list[np.ndarray], extra_flags=
                 np.save(saved[id(array)], array)
             flags.append(f"--input=@{saved[id(array)]}")
         done = subprocess.run(["iree-benchmark-module", "--device=cuda", f"--module={vmfb}", "--function=main",
-                               *flags, "--benchmark_repetitions=5", "--benchmark_format=json", *extra_flags],
+                               # 5 repetitions of >= 0.1 s each (the default, 0.5 s, made a run of all 44 f16
+                               # layers' IREE timings outlast a 10-minute GPU call on 2026-12-02).
+                               *flags, "--benchmark_repetitions=5", "--benchmark_min_time=0.1s",
+                               "--benchmark_format=json", *extra_flags],
                               capture_output=True, text=True, timeout=300)
     if done.returncode != 0:
         return "failed: " + (done.stderr.strip().splitlines() or ["?"])[-1][:200]
@@ -219,10 +223,11 @@ def check_dgrad(case: dict, bundle: pathlib.Path, rng, torch, args) -> dict:
         row["xla_ms"] = xla_ms(ConvLayer(**layer), dy, w)
         row["tflops"] = case["flops"] / (row["kernel_ms"] * 1e9)
     if args.iree_bench and dtype in args.bench_dtypes:
-        row["iree_ms"] = iree_benchmark_ms(bundle / "vmfb" / f"{case['tag']}.ours.vmfb", inputs)
+        row["iree_flags"] = args.iree_flags
+        row["iree_ms"] = iree_benchmark_ms(bundle / "vmfb" / f"{case['tag']}.ours.vmfb", inputs, args.iree_flags)
         many = bundle / "vmfb" / f"{case['tag']}.ours_x{case.get('amortized_copies', 0)}.vmfb"
         if many.exists():
-            total = iree_benchmark_ms(many, [inputs[0]] * case["amortized_copies"] + [inputs[1]])
+            total = iree_benchmark_ms(many, [inputs[0]] * case["amortized_copies"] + [inputs[1]], args.iree_flags)
             row["iree_amortized_ms"] = total / case["amortized_copies"] if isinstance(total, float) else total
         for target, stock in case.get("stock", {}).items():
             if args.stock_targets and target not in args.stock_targets:
@@ -317,9 +322,18 @@ def main() -> int:
     parser.add_argument("--iree-bench", action="store_true", help="time ours and stock IREE per call")
     parser.add_argument("--bench-dtypes", nargs="+", default=["f16"])
     parser.add_argument("--stock-targets", nargs="+", default=[], help="stock IREE targets to time (default: all built)")
+    parser.add_argument("--iree-flag", dest="iree_flags", action="append", default=None, metavar="FLAG",
+                        help="a runtime flag for our modules' iree-benchmark-module runs (--iree-flag=--x=y; "
+                             "repeatable); default: the settings iree_cutlass.Module runs with (runtime.py)")
+    parser.add_argument("--iree-default-runtime", action="store_true",
+                        help="time our modules with IREE's own runtime defaults instead")
     parser.add_argument("--only", nargs="+", default=[""], help="substring filters on case tags (any matches)")
     parser.add_argument("--skip", nargs="+", default=[], help="case tags to leave out")
     args = parser.parse_args()
+    if args.iree_flags is None:
+        from iree_cutlass.runtime import CUDA_ALLOCATORS, CUDA_RUNTIME_FLAGS
+        args.iree_flags = [] if args.iree_default_runtime else \
+            [*(f"--device_allocator={a}" for a in CUDA_ALLOCATORS), *CUDA_RUNTIME_FLAGS]
 
     import torch
     torch.backends.cudnn.allow_tf32 = False  # f32 cuDNN timings at f32 accuracy, the class of our 3xTF32 kernels

@@ -1,10 +1,12 @@
-"""Charts a tuning run: per ResNet-50 layer, our kernels' time over cuDNN's, measured in the same run.
+"""Charts a tuning run or a GPU check: per ResNet-50 layer, time over cuDNN's time measured in the same run.
 
     pip install -e .[bench]
     python3 bench/plot_results.py bench/results/h200_2026-12-02_tune_sm90.json -o bench/results/h200_sm90_vs_cudnn.png
+    python3 bench/plot_results.py bench/results/h200_2026-12-02_session3.json -o bench/results/h200_session3.png
 
-One panel per batch size (f16): the fastest valid candidate of each family (sm90: Hopper TMA + wgmma; sm80:
-CUTLASS 2.x), as a ratio to cuDNN (below 1 is faster than cuDNN), and the geomean of the best in the title.
+One panel per batch size. A tuning run (iree-cutlass-tune measure): the fastest valid candidate of each family
+(sm90: Hopper TMA + wgmma; sm80: CUTLASS 2.x). A GPU check (bench/gpu_check.py): the shipped kernel alone, XLA,
+ours through IREE per call, and stock IREE. Below 1 is faster than cuDNN; the title gives our kernel's geomean.
 """
 from __future__ import annotations
 
@@ -38,6 +40,8 @@ def main() -> int:
         print("plot_results: error: matplotlib is missing: pip install -e .[bench]", file=sys.stderr)
         return 1
     results = json.loads(args.results.read_text())
+    if "rows" in results:
+        return plot_gpu_check(results, args, plt)
     rows = [r for r in results["problems"] if r["problem"]["dtype"] == args.dtype and "cudnn_ms" in r]
     batches = sorted({r["problem"]["n"] for r in rows})
     figure, axes = plt.subplots(len(batches), 1, figsize=(13, 4.2 * len(batches)), squeeze=False)
@@ -61,6 +65,48 @@ def main() -> int:
         axis.set_title(f"{results.get('card', '?')}, {args.dtype}, batch {batch}: kernel time over cuDNN "
                        f"(geomean of the best {geomean:.2f}x)", fontsize=10)
         axis.legend(fontsize=8)
+    figure.tight_layout()
+    figure.savefig(args.out, dpi=110)
+    print(f"wrote {args.out}")
+    return 0
+
+
+# (row key, legend) of the GPU check's series, each divided by the same run's cuDNN time.
+GPU_CHECK_SERIES = (
+    ("kernel_ms", "ours, kernel only"),
+    ("xla_ms", "XLA via JAX, per call"),
+    ("iree_caching_ms", "ours through IREE, per call (caching allocator)"),
+    ("stock_sm_80_ms", "stock IREE sm_80, per call"),
+)
+
+
+def plot_gpu_check(results: dict, args, plt) -> int:
+    rows = [r for r in results["rows"] if r.get("dtype") == args.dtype and isinstance(r.get("cudnn_ms"), float)
+            and not r["tag"].startswith("odd_")]
+    batches = sorted({r["n"] for r in rows})
+    figure, axes = plt.subplots(len(batches), 1, figsize=(13, 4.6 * len(batches)), squeeze=False)
+    width = 0.8 / len(GPU_CHECK_SERIES)
+    for axis, batch in zip(axes[:, 0], batches):
+        subset = [r for r in rows if r["n"] == batch]
+        positions = range(len(subset))
+        for index, (key, legend) in enumerate(GPU_CHECK_SERIES):
+            ratios = [r[key] / r["cudnn_ms"] if isinstance(r.get(key), float) else math.nan for r in subset]
+            axis.bar([x + (index - 1.5) * width for x in positions], ratios, width, label=legend)
+        failed = [x for x, r in zip(positions, subset) if isinstance(r.get("stock_sm_80_ms"), str)]
+        axis.plot([x + 1.5 * width for x in failed], [1.0] * len(failed), "rx", label="stock IREE fails to compile")
+        kernel = [r["kernel_ms"] / r["cudnn_ms"] for r in subset]
+        geomean = math.exp(sum(math.log(v) for v in kernel) / len(kernel))
+        axis.axhline(1.0, color="black", linewidth=0.8)
+        axis.set_yscale("log")
+        tallest = max((r[k] / r["cudnn_ms"] for r in subset for k, _ in GPU_CHECK_SERIES
+                       if isinstance(r.get(k), float)), default=1.0)
+        axis.set_ylim(top=tallest * 4)  # room for the legend above the bars
+        axis.set_xticks(list(positions), [r["tag"].rsplit("_n", 1)[0] for r in subset], rotation=60, ha="right",
+                        fontsize=7)
+        axis.set_ylabel("time / cuDNN time (log)")
+        axis.set_title(f"{results.get('card', '?')}, {args.dtype}, batch {batch}: time over cuDNN's "
+                       f"(our kernel's geomean {geomean:.2f}x)", fontsize=10)
+        axis.legend(fontsize=7, ncol=3)
     figure.tight_layout()
     figure.savefig(args.out, dpi=110)
     print(f"wrote {args.out}")

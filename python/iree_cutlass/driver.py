@@ -210,6 +210,9 @@ def compile_source(source: bytes, source_name: str, flags: list[str], *, plugin:
     second = session.invocation()
     second.enable_console_diagnostics()
     second.import_module(module_op)
+    if compile_to == PASS_PHASE:
+        # Nothing left to run (IREE refuses an empty phase range): the rewritten module is the output.
+        return CompileResult(_output(second, False), False, report)
     _set_phase("ireeCompilerInvocationSetCompileFromPhase", second, PASS_PHASE)
     _set_phase("ireeCompilerInvocationSetCompileToPhase", second, compile_to)
     if not second.execute():

@@ -1,6 +1,10 @@
 // iree-cutlass-compile is iree-compile with --iree-plugin=cutlass; without the flag it is stock iree-compile.
 // RUN: iree-cutlass-compile --iree-plugin=cutlass --iree-hal-target-device=cuda --iree-cuda-target=sm_90 --compile-to=preprocessing %s 2>&1 | FileCheck %s --check-prefix=PRE
 // RUN: iree-cutlass-compile --iree-plugin=cutlass --iree-hal-target-device=cuda --iree-cuda-target=sm_90 --compile-to=flow %s 2>/dev/null | FileCheck %s --check-prefix=FLOW
+// At the pass's own phase the output is the rewritten module, and compiling on from it gives a vmfb.
+// RUN: iree-cutlass-compile --iree-plugin=cutlass --iree-hal-target-device=cuda --iree-cuda-target=sm_90 --compile-to=input %s -o %t.input.mlir 2>/dev/null
+// RUN: FileCheck %s --check-prefix=INPUT < %t.input.mlir
+// RUN: iree-cutlass-compile --iree-plugin=cutlass --iree-hal-target-device=cuda --iree-cuda-target=sm_90 --compile-from=input %t.input.mlir -o %t.from_input.vmfb
 // RUN: iree-cutlass-compile --iree-plugin=cutlass --iree-hal-target-device=cuda --iree-cuda-target=sm_90 %s -o %t.vmfb --iree-cutlass-report=%t.json
 // RUN: FileCheck %s --check-prefix=REPORT < %t.json
 // RUN: iree-dump-module %t.vmfb | FileCheck %s --check-prefix=VMFB
@@ -10,6 +14,9 @@
 // RUN: iree-cutlass-compile --iree-hal-target-device=cuda --iree-cuda-target=sm_80 --compile-to=flow %s -o %t.ours.mlir
 // RUN: iree-compile --iree-hal-target-device=cuda --iree-cuda-target=sm_80 --compile-to=flow %s -o %t.stock.mlir
 // RUN: diff %t.ours.mlir %t.stock.mlir
+
+// INPUT: hal.dispatch.extern "iree_cutlass_dgrad_sm90_f16_
+// INPUT-NOT: linalg.conv_2d_nhwc_hwcf
 
 // PRE: remark: [iree-cutlass] offloaded dgrad N=2 H=9 W=9 C=8 K=16 R=3 S=3 stride=2x2 pad=1x1 f16
 // PRE: [iree-cutlass] 1 conv(s) seen, 1 dgrad(s) offloaded to CUTLASS for sm_90

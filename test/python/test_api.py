@@ -116,3 +116,36 @@ def test_report_json_lists_every_conv():
     rows = json.loads(compiled.report.to_json())["convs"]
     assert len(rows) == 1 and rows[0]["offloaded"] and rows[0]["kernel"].startswith("iree_cutlass_dgrad_sm90_f16_")
     assert pathlib.Path(rows[0]["kernel_path"]).is_file()
+
+
+def test_cuda_modules_get_the_measured_runtime_settings(monkeypatch):
+    # The CUDA driver must see the allocation flags before it is created, and the device the caching allocator.
+    import iree.runtime as ireert
+    from iree_cutlass import runtime
+    calls = []
+
+    class Driver:
+        def create_default_device(self, allocators=None):
+            calls.append(("device", allocators))
+            return "cuda-device"
+
+    monkeypatch.setattr(runtime, "_CONFIGS", {})
+    monkeypatch.setattr(ireert.flags, "parse_flags", lambda *flags: calls.append(("flags", flags)))
+    monkeypatch.setattr(ireert, "get_driver", lambda name: calls.append(("driver", name)) or Driver())
+    monkeypatch.setattr(ireert, "Config", lambda *args, device=None: ("config", args, device))
+    assert runtime._device_config("cuda") == ("config", (), "cuda-device")
+    assert calls == [("flags", ("--cuda_async_allocations=false",)), ("driver", "cuda"), ("device", ["caching"])]
+    calls.clear()
+    assert runtime._device_config("cuda", tuned=False) == ("config", ("cuda",), None)  # IREE's own defaults
+    assert runtime._device_config("local-task") == ("config", ("local-task",), None)
+    assert calls == []
+
+
+def test_a_module_left_to_iree_is_stock_iree_compiles_output():
+    # Odd 16-bit channels at stride 2: no kernel takes it, so the pass must leave the module exactly as it was.
+    text = jax_dgrad_text(n=2, h=9, w=9, c=3, k=5, r=3, stride=2, pad=1).encode()
+    flags = ["--iree-hal-target-device=cuda", "--iree-cuda-target=sm_89"]
+    remarks = []
+    ours = compile_source(text, "t.mlir", flags, plugin=True, remark=remarks.append)
+    assert ours.report.offloaded == [] and any("left to IREE: C=3 is odd" in r for r in remarks)
+    assert ours.output == compile_source(text, "t.mlir", flags, plugin=False).output
