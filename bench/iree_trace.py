@@ -1,6 +1,6 @@
 """Where IREE's time per call goes: the GPU timeline of our vmfbs, traced with CUPTI (torch.profiler) in-process.
 
-    python3 bench/iree_trace.py --bundle out/gpu --out $OUT/iree_trace.json [--tags TAG ...] [--flags F ...]
+    python3 bench/iree_trace.py --bundle out/gpu --out $OUT/iree_trace.json [--tags TAG ...] [--flag=F ...]
 
 For each case it loads the one-dgrad vmfb (and the 16-dgrad one, where built) on the IREE CUDA HAL, keeps the
 inputs on the device, and times CALLS calls with the host clock (each call returns when its results are
@@ -24,6 +24,7 @@ import numpy as np
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "python"))
 from gpu_check import random_array  # noqa: E402
+from iree_cutlass.workloads import ConvLayer  # noqa: E402
 
 CALLS = 30
 DEFAULT_TAGS = ["s2_3x3_128_128s2_n8_f16", "s1_1x1_64_256_n256_f16", "s3_3x3_256_256_n256_f16"]
@@ -108,7 +109,8 @@ def main() -> int:
     parser.add_argument("--bundle", type=pathlib.Path, default=pathlib.Path("out/gpu"))
     parser.add_argument("--out", type=pathlib.Path, required=True)
     parser.add_argument("--tags", nargs="+", default=DEFAULT_TAGS)
-    parser.add_argument("--flags", nargs="*", default=[], help="IREE runtime flags (iree.runtime.flags)")
+    parser.add_argument("--flag", dest="flags", action="append", default=[], metavar="FLAG",
+                        help="an IREE runtime flag (--flag=--cuda_async_allocations=false; repeatable)")
     parser.add_argument("--calls", type=int, default=CALLS)
     parser.add_argument("--allocator", nargs="*", default=[], help="device allocator specs, e.g. caching")
     parser.add_argument("--driver", default="cuda", help="IREE HAL driver (local-task runs this script on a CPU)")
@@ -124,15 +126,13 @@ def main() -> int:
         if tag not in cases:
             print(f"[trace] no case {tag}", file=sys.stderr)
             continue
-        case, layer = cases[tag], cases[tag]["layer"]
-        p = (layer["h"] + 2 * layer["pad"] - layer["r"]) // layer["stride"] + 1
-        q = (layer["w"] + 2 * layer["pad"] - layer["r"]) // layer["stride"] + 1
-        dy = random_array(rng, (layer["n"], p, q, layer["k"]), layer["dtype"])
-        w = random_array(rng, (layer["r"], layer["r"], layer["c"], layer["k"]), layer["dtype"])
+        case, conv = cases[tag], ConvLayer(**cases[tag]["layer"])
+        dy = random_array(rng, (conv.n, conv.p, conv.q, conv.k), conv.dtype)
+        w = random_array(rng, (conv.r, conv.r, conv.c, conv.k), conv.dtype)
         row = {"tag": tag, "flags": args.flags, "allocators": args.allocator}
         try:
-            row["single"] = trace_module(args.bundle / "vmfb" / f"{tag}.ours.vmfb", [dy, w], torch, args.calls, args.allocator,
-                                         args.driver)
+            row["single"] = trace_module(args.bundle / "vmfb" / f"{tag}.ours.vmfb", [dy, w], torch, args.calls,
+                                         args.allocator, args.driver)
             copies = case.get("amortized_copies")
             if copies:
                 many = trace_module(args.bundle / "vmfb" / f"{tag}.ours_x{copies}.vmfb", [dy] * copies + [w],
