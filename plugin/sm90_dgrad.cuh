@@ -31,6 +31,12 @@
 //   through the stage ring: the L2 traffic of the filter disappears and the ring holds more, smaller stages.
 //   The slab is reloaded (after every consumer warp has released it) only when a tile's channel block changes.
 //
+// - Split-K across a cluster (kSplitK 2 or 4, for layers with too few tiles to fill the GPU): the kSplitK CTAs of
+//   a cluster take the same tile and each multiplies one contiguous slice of its (tap, K block) iterations. They
+//   exchange f32 partial sums through distributed shared memory: each writes its accumulator to its own shared
+//   memory and signals every peer; the CTA of rank b % kSplitK adds the peers' partials of 64-channel block b
+//   to its own registers and stores that block. No workspace, no zero-filled counters, one kernel.
+//
 // IREE's HAL cannot build TMA descriptors on the host at dispatch time, so each CTA builds its descriptors (dy,
 // the filter, and dx once per phase) on the device: zeroed, every field set with tensormap.replace, copied to
 // the CTA's own slot of the workspace binding with a release fence, and acquired before first use.
@@ -212,6 +218,49 @@ __device__ __forceinline__ void acquire_tensormap(void const* gmem_desc) {
   asm volatile("cp.async.bulk.commit_group;\n\tcp.async.bulk.wait_group.read 0;" ::: "memory");
 }
 
+// Split-K's shared memory: the CTA's f32 partial tile, as float4 groups of each consumer thread's accumulator
+// ([group][thread][4], so the owner's writes and the peers' reads are contiguous across threads), and the two
+// cluster barriers that hand it over.
+template <int kFloats>
+struct SplitKStorage {
+  alignas(1024) float partial[kFloats];
+  uint64_t partial_full;    // every CTA of the cluster has written its partial of the current tile
+  uint64_t partial_empty;   // every CTA has finished reading this CTA's partial of the previous tile
+};
+template <>
+struct SplitKStorage<0> {};
+
+// Cluster-scope handover of shared memory between the CTAs of a cluster (split-K): a remote arrive that
+// releases this thread's (and, after __syncwarp, its warp's) writes at cluster scope, and a wait that acquires
+// the peers' writes.
+__device__ __forceinline__ void arrive_cluster(uint64_t const* barrier, uint32_t cta) {
+  asm volatile(
+      "{\n\t.reg .b32 remote;\n\t"
+      "mapa.shared::cluster.u32 remote, %0, %1;\n\t"
+      "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n\t}"
+      :: "r"(smem_u32(barrier)), "r"(cta) : "memory");
+}
+
+__device__ __forceinline__ void wait_cluster(uint64_t const* barrier, uint32_t parity) {
+  asm volatile(
+      "{\n\t.reg .pred done;\n\t"
+      "WAIT:\n\t"
+      "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 done, [%0], %1;\n\t"
+      "@!done bra WAIT;\n\t}"
+      :: "r"(smem_u32(barrier)), "r"(parity) : "memory");
+}
+
+// Four floats of a peer CTA's shared memory, at the address `local` has in this CTA.
+__device__ __forceinline__ float4 load_peer(float const* local, uint32_t cta) {
+  float4 v;
+  asm volatile(
+      "{\n\t.reg .b32 remote;\n\t"
+      "mapa.shared::cluster.u32 remote, %4, %5;\n\t"
+      "ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [remote];\n\t}"
+      : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "r"(smem_u32(local)), "r"(cta) : "memory");
+  return v;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 
 // kTileM: rows of one tile (cooperative: split over both consumer warpgroups; ping-pong: one warpgroup's).
@@ -221,8 +270,14 @@ __device__ __forceinline__ void acquire_tensormap(void const* gmem_desc) {
 // the entry budget of 80 registers (room for a 64x64 accumulator).
 // kResidentK: 0 streams the filter through the stage ring; N > 0 keeps a filter slab of N 64-wide K blocks
 // resident (1x1 filters with K <= 64 * N, no clusters).
+// kSplitK: 1, or 2 or 4 CTAs of a cluster splitting each tile's reduction (cooperative, no M cluster, whole-tile
+// staging).
+// kStoreSlots: 0 stages the whole output tile at once (the next tile's epilogue waits until its TMA store has
+// read all of it); E >= 2 stages it one 64-channel block at a time through a ring of E block-sized slots that
+// runs on across tiles, so a block waits only for the store issued E blocks earlier: stores keep flowing while
+// the tile is converted, and the ring can be smaller (more mainloop stages) or larger (two tiles in flight).
 template <class Element, int kTileM, int kTileN, int kStages, int kCtasPerSm, bool kPingpong, int kCluster,
-          int kResidentK = 0>
+          int kResidentK = 0, int kStoreSlots = 0, int kSplitK = 1>
 struct DgradKernel {
   static_assert(kCtasPerSm == 1 || kCtasPerSm == 2, "one or two CTAs per SM");
   static_assert(kCluster == 1 || kCluster == 2, "clusters of one or two CTAs along M");
@@ -231,6 +286,11 @@ struct DgradKernel {
   static_assert(kTileN % 64 == 0 && kTileN <= 256, "N tile is 64, 128, 192 or 256 channels");
   static_assert(sizeof(Element) == 2, "16-bit operands");
   static_assert(kResidentK == 0 || kCluster == 1, "a resident filter slab is not shared across a cluster");
+  static_assert(kStoreSlots == 0 || kStoreSlots >= 2, "a store ring has at least two slots");
+  static_assert(kSplitK == 1 || ((kSplitK == 2 || kSplitK == 4) && !kPingpong && kCluster == 1 && kResidentK == 0 &&
+                                 kStoreSlots == 0),
+                "split-K is 2 or 4 CTAs, cooperative, without M clusters, resident filters or store rings");
+  static constexpr int kClusterCtas = kCluster * kSplitK;   // CTAs of one cluster (__cluster_dims__)
   static constexpr bool kResident = kResidentK > 0;
   static constexpr int kBBlocks = kResident ? kResidentK : kStages;  // B buffers: K blocks or ring stages
 
@@ -250,15 +310,18 @@ struct DgradKernel {
   // the dx TMA store reads (the same layout as an A stage).
   using SmemLayoutD = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
                                              make_shape(Int<kTileM>{}, Int<kTileN>{})));
+  // Elements of one staging buffer: the whole tile, or a ring of kStoreSlots blocks of kTileM x 64.
+  static constexpr int kStagingElements = kStoreSlots ? kStoreSlots * kTileM * kTileK : int(cosize_v<SmemLayoutD>);
   static constexpr uint32_t kStageBytes = (kTileM + (kResident ? 0 : kTileN)) * kTileK * sizeof(Element);
   static constexpr uint32_t kBBlockBytes = kTileN * kTileK * sizeof(Element);   // one K block of the slab
   static constexpr int kSliceN = kTileN / kCluster;   // filter rows each CTA of a cluster loads for all
   static constexpr int kWarps = kThreads / 32;
 
-  struct SharedStorage {
+  // An empty base without split-K, so other kernels keep their layout.
+  struct SharedStorage : SplitKStorage<(kSplitK > 1 ? kTileM * kTileN : 0)> {
     alignas(1024) Element a[cosize_v<SmemLayoutA>];
     alignas(1024) Element b[cosize_v<SmemLayoutB>];
-    alignas(1024) Element staging[kStagingBuffers][cosize_v<SmemLayoutD>];
+    alignas(1024) Element staging[kStagingBuffers][kStagingElements];
     alignas(8) uint64_t full[kStages];
     uint64_t empty[kStages];
     uint64_t turn[2];   // ping-pong: warpgroup w may multiply once turn[w] completes a phase
@@ -285,7 +348,7 @@ struct DgradKernel {
       asm volatile("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dynamic_smem));
       // A launch that does not match what this kernel was built for would corrupt memory: fail loudly.
       if (blockDim.x != kThreads || blockDim.y != 1 || blockDim.z != 1 || gridDim.y != 1 || gridDim.z != 1 ||
-          gridDim.x % kCluster != 0 ||
+          gridDim.x % kClusterCtas != 0 ||
           blockIdx.x >= shape.slots || dynamic_smem < uint32_t(kSmemBytes) ||
           shape.box_n * shape.box_h * shape.box_w != uint32_t(kTileM) ||
           (kResident && (shape.r * shape.s != 1 || (shape.k + kTileK - 1) / kTileK > uint32_t(kResidentK))) ||
@@ -304,6 +367,11 @@ struct DgradKernel {
       cutlass::arch::ClusterBarrier::arrive(&smem.turn[0]);  // warpgroup 0 multiplies first
       cutlass::arch::ClusterTransactionBarrier::init(&smem.b_full, 1);
       cutlass::arch::ClusterBarrier::init(&smem.b_empty, 256 / 32);  // both consumer warpgroups, either schedule
+      if constexpr (kSplitK > 1) {
+        // Every consumer warp of every CTA in the cluster arrives once per tile on each CTA's barriers.
+        cutlass::arch::ClusterBarrier::init(&smem.partial_full, 256 / 32 * kSplitK);
+        cutlass::arch::ClusterBarrier::init(&smem.partial_empty, 256 / 32 * kSplitK);
+      }
       cutlass::arch::fence_barrier_init();
     }
 
@@ -316,7 +384,7 @@ struct DgradKernel {
       build_descriptor(index, smem.tensormap[warp], slot + index * kDescBytes, dy, w_rsck, dx, shape, lane);
     }
     __syncthreads();
-    if constexpr (kCluster > 1) cute::cluster_sync();  // the peer's barriers exist before anyone signals them
+    if constexpr (kClusterCtas > 1) cute::cluster_sync();  // the peer's barriers exist before anyone signals them
 
     TileWalk const walk(shape, kTileN, kCluster);
     if (warp < 4) {
@@ -326,8 +394,8 @@ struct DgradKernel {
       if constexpr (kCtasPerSm == 1) cutlass::arch::warpgroup_reg_alloc<224>();
       consume(smem, walk, slot, thread - 128);
     }
-    if constexpr (kCluster > 1) {
-      // No CTA leaves while its peer may still arrive on its barriers.
+    if constexpr (kClusterCtas > 1) {
+      // No CTA leaves while its peer may still arrive on its barriers (or, split-K, read its partial).
       __syncwarp();
       cute::cluster_sync();
     }
@@ -389,6 +457,31 @@ struct DgradKernel {
           ++slabs;
         }
       }
+      if constexpr (kSplitK > 1) {
+        // This CTA's slice of the tile's iterations, in the order of the loops below (taps by row, by column,
+        // then K blocks); the filter streams through the ring (no cluster multicast, no resident slab).
+        int const iterations = walk.iterations(t);
+        int const split = split_rank();
+        int const last = slice_begin(iterations, split + 1);
+        for (int it = slice_begin(iterations, split); it < last; ++it) {
+          int const kb = it % walk.kblocks;
+          int const tap_index = it / walk.kblocks;
+          int const tw = tap_index % t.taps_w;
+          int const th = tap_index / t.taps_w;
+          int const tap = (t.r_first + th * walk.d.stride_h) * walk.d.s + t.s_first + tw * walk.d.stride_w;
+          cutlass::arch::ClusterBarrier::wait(&smem.empty[stage], phase ^ 1);
+          cutlass::arch::ClusterTransactionBarrier::arrive_and_expect_tx(&smem.full[stage], kStageBytes);
+          SM90_TMA_LOAD_4D::copy(desc_a, &smem.full[stage], hint, smem.a + stage * kTileM * kTileK,
+                                 kb * kTileK, t.j0 + t.dy_col0 - tw, t.i0 + t.dy_row0 - th, t.n0);
+          SM90_TMA_LOAD_3D::copy(desc_b, &smem.full[stage], hint, smem.b + stage * kTileN * kTileK,
+                                 kb * kTileK, t.c0, tap);
+          if (++stage == kStages) {
+            stage = 0;
+            phase ^= 1;
+          }
+        }
+        continue;
+      }
       for (int th = 0; th < t.taps_h; ++th) {
         int const r = t.r_first + th * walk.d.stride_h;
         int const dy_row = t.i0 + t.dy_row0 - th;
@@ -448,13 +541,19 @@ struct DgradKernel {
     int stage = 0;
     uint32_t phase_bit = 0;
     uint32_t turn_bit = 0;
+    int store_slot = 0;     // store ring: the slot the next 64-channel block is staged in
+    uint32_t reduced = 0;   // split-K: tiles reduced so far (the parity of the partial barriers)
     int live = 0;
     int slab_c0 = -1;       // resident filter: the channel block of the slab this warpgroup multiplies with
     uint32_t slabs = 0;
     for (int index = unit_begin(); index < walk.count; index += unit_stride()) {
       if (!walk.unit_live(index, kTileN)) continue;
       Tile const t = walk.decode(index, kTileN, rank);
-      int const iterations = walk.iterations(t);
+      int iterations = walk.iterations(t);
+      if constexpr (kSplitK > 1) {
+        int const split = split_rank();
+        iterations = slice_begin(iterations, split + 1) - slice_begin(iterations, split);
+      }
       if constexpr (kResident) {
         // Every warpgroup sees every tile in order (ping-pong too, its partner's included), so all consumer
         // warps count slabs alike. This warpgroup's MMAs on the old slab are complete (warpgroup_wait<0>).
@@ -508,6 +607,16 @@ struct DgradKernel {
 
       // A cluster peer's tile can outlive this CTA's one at the edge: then this CTA only helped load.
       if (!t.live) continue;
+      if constexpr (kStoreSlots > 0) {
+        store_blocks(accum, thr_mma, staging, store_slot, storer, wg,
+                     slot + (2 + t.ph * walk.d.stride_w + t.pw) * kDescBytes, t);
+        continue;
+      }
+      if constexpr (kSplitK > 1) {
+        reduce_and_store(smem, accum, thr_mma, staging, storer, thread, lane,
+                         slot + (2 + t.ph * walk.d.stride_w + t.pw) * kDescBytes, t, reduced++);
+        continue;
+      }
       // Epilogue: wait until the previous tile's stores have read the staging tile, then stage this one.
       if (storer) tma_store_wait<0>();
       tile_sync(wg);
@@ -531,6 +640,125 @@ struct DgradKernel {
     }
     if (storer) {
       asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+    }
+  }
+
+  // The epilogue through the store ring: each 64-channel block of the tile is converted into the next ring
+  // slot, once the store that used that slot E blocks ago has read it, and stored on its own bulk group.
+  template <class Accum, class ThrMma>
+  static __device__ __forceinline__ void store_blocks(Accum const& accum, ThrMma const& thr_mma, Element* ring,
+                                                      int& store_slot, bool storer, int wg, void const* desc_d,
+                                                      Tile const& t) {
+    // The wgmma accumulator of one thread is ((2, 2, kTileN / 8), MMA_M, 1): column pairs, row halves and
+    // 8-column groups, so 64-channel block b is flat elements [32 b, 32 b + 32) of mode 0.
+    static_assert(size<0>(Accum{}) == kTileN / 2 && size<2>(Accum{}) == 1, "unexpected accumulator layout");
+    constexpr int kBlocks = kTileN / kTileK;
+    constexpr int kBlockElements = kTileM * kTileK;
+    CUTE_UNROLL
+    for (int block = 0; block < kBlocks; ++block) {
+      if (storer) tma_store_wait<kStoreSlots - 1>();  // the store issued kStoreSlots blocks ago has read its slot
+      tile_sync(wg);
+      Element* slot_base = ring + store_slot * kBlockElements;
+      // The tile's staging layout puts block b at b * kBlockElements; shifting the base by that (a multiple of
+      // 1 KiB, so the address swizzle is unchanged) lands block b's elements in this slot.
+      Tensor sD = make_tensor(make_smem_ptr(slot_base - block * kBlockElements), SmemLayoutD{});
+      Tensor tCsD = thr_mma.partition_C(sD);
+      CUTE_UNROLL
+      for (int mm = 0; mm < size<1>(accum); ++mm) {
+        CUTE_UNROLL
+        for (int v = block * 32; v < block * 32 + 32; v += 2) {
+          *reinterpret_cast<uint32_t*>(&tCsD(v, mm, 0)) = pack_pair(accum(v, mm, 0), accum(v + 1, mm, 0));
+        }
+      }
+      cutlass::arch::fence_view_async_shared();
+      tile_sync(wg);
+      if (storer) {
+        SM90_TMA_STORE_4D::copy(desc_d, slot_base, t.c0 + block * kTileK, t.j0, t.i0, t.n0);
+        tma_store_arrive();
+      }
+      if (++store_slot == kStoreSlots) store_slot = 0;
+    }
+  }
+
+  // Split-K epilogue. Every CTA of the cluster publishes its partial tile; the CTA of rank b % kSplitK sums
+  // the partials of 64-channel block b (its own from registers, the peers' through distributed shared memory)
+  // and stores that block. A partial is overwritten only after every CTA has read it (partial_empty).
+  template <class Accum, class ThrMma>
+  static __device__ __forceinline__ void reduce_and_store(SharedStorage& smem, Accum& accum, ThrMma const& thr_mma,
+                                                          Element* staging, bool storer, int thread, int lane,
+                                                          void const* desc_d, Tile const& t, uint32_t reduced) {
+    static_assert(size<0>(Accum{}) == kTileN / 2 && size<2>(Accum{}) == 1, "unexpected accumulator layout");
+    static_assert(size(Accum{}) % 4 == 0, "float4 groups");
+    constexpr int kBlocks = kTileN / kTileK;
+    constexpr int kGroups = size(Accum{}) / 4;
+    constexpr int kBlockValues = 32;   // flat mode-0 elements of one 64-channel block (per MMA_M)
+    uint32_t const split = uint32_t(split_rank());
+    uint32_t const parity = reduced & 1u;
+
+    // Publish: wait until every CTA has read the previous tile's partial, then write this one.
+    wait_cluster(&smem.partial_empty, parity ^ 1u);
+    float4* mine = reinterpret_cast<float4*>(smem.partial);
+    CUTE_UNROLL
+    for (int g = 0; g < kGroups; ++g) {
+      mine[g * 256 + thread] = make_float4(accum(4 * g), accum(4 * g + 1), accum(4 * g + 2), accum(4 * g + 3));
+    }
+    __syncwarp();
+    if (lane == 0) {
+      for (uint32_t cta = 0; cta < uint32_t(kSplitK); ++cta) arrive_cluster(&smem.partial_full, cta);
+    }
+
+    // Reduce this CTA's blocks into its registers.
+    wait_cluster(&smem.partial_full, parity);
+    CUTE_UNROLL
+    for (int block = 0; block < kBlocks; ++block) {
+      if (uint32_t(block % kSplitK) != split) continue;
+      CUTE_UNROLL
+      for (int mm = 0; mm < size<1>(accum); ++mm) {
+        CUTE_UNROLL
+        for (int v = block * kBlockValues; v < (block + 1) * kBlockValues; v += 4) {
+          int const e = v + mm * size<0>(accum);   // flat element of (v, mm, 0)
+          CUTE_UNROLL
+          for (int peer = 1; peer < kSplitK; ++peer) {
+            float4 const other = load_peer(smem.partial + (e / 4 * 256 + thread) * 4, (split + peer) % kSplitK);
+            accum(e) += other.x;
+            accum(e + 1) += other.y;
+            accum(e + 2) += other.z;
+            accum(e + 3) += other.w;
+          }
+        }
+      }
+    }
+    __syncwarp();
+    if (lane == 0) {
+      for (uint32_t cta = 0; cta < uint32_t(kSplitK); ++cta) arrive_cluster(&smem.partial_empty, cta);
+    }
+    if (kBlocks <= int(split)) return;   // no block of this tile is this CTA's
+
+    // Stage and store this CTA's blocks, as the whole-tile epilogue does.
+    if (storer) tma_store_wait<0>();
+    tile_sync(0);
+    Tensor sD = make_tensor(make_smem_ptr(staging), SmemLayoutD{});
+    Tensor tCsD = thr_mma.partition_C(sD);
+    CUTE_UNROLL
+    for (int block = 0; block < kBlocks; ++block) {
+      if (uint32_t(block % kSplitK) != split) continue;
+      CUTE_UNROLL
+      for (int mm = 0; mm < size<1>(accum); ++mm) {
+        CUTE_UNROLL
+        for (int v = block * kBlockValues; v < (block + 1) * kBlockValues; v += 2) {
+          *reinterpret_cast<uint32_t*>(&tCsD(v, mm, 0)) = pack_pair(accum(v, mm, 0), accum(v + 1, mm, 0));
+        }
+      }
+    }
+    cutlass::arch::fence_view_async_shared();
+    tile_sync(0);
+    if (storer) {
+      CUTE_UNROLL
+      for (int block = 0; block < kBlocks; ++block) {
+        if (uint32_t(block % kSplitK) != split) continue;
+        SM90_TMA_STORE_4D::copy(desc_d, staging + block * kTileM * kTileK, t.c0 + block * kTileK, t.j0, t.i0, t.n0);
+      }
+      tma_store_arrive();
     }
   }
 
@@ -567,8 +795,17 @@ struct DgradKernel {
   }
 
   // The persistent walk over units: clusters take units in turn, all CTAs of a cluster the same unit.
-  static __device__ __forceinline__ int unit_begin() { return blockIdx.x / kCluster; }
-  static __device__ __forceinline__ int unit_stride() { return gridDim.x / kCluster; }
+  static __device__ __forceinline__ int unit_begin() { return blockIdx.x / kClusterCtas; }
+  static __device__ __forceinline__ int unit_stride() { return gridDim.x / kClusterCtas; }
+
+  // Split-K: this CTA's slice [first, last) of a tile's iterations (empty when there are fewer than kSplitK).
+  static __device__ __forceinline__ int split_rank() {
+    if constexpr (kSplitK > 1) return int(cute::block_rank_in_cluster());
+    return 0;
+  }
+  static __device__ __forceinline__ int slice_begin(int iterations, int split) {
+    return iterations * split / kSplitK;
+  }
 
 };
 
@@ -576,8 +813,8 @@ struct DgradKernel {
 
 // The extern "C" entry point of one configuration, in IREE's CUDA ABI: bindings, then 32-bit push constants.
 #define IREE_CUTLASS_SM90_DGRAD_ENTRY(NAME, ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG, CLUSTER,  \
-                                      RESIDENT_K)                                                             \
-  extern "C" __global__ void __cluster_dims__(CLUSTER, 1, 1)                                                  \
+                                      RESIDENT_K, STORE_SLOTS, SPLIT_K)                                       \
+  extern "C" __global__ void __cluster_dims__((CLUSTER) * (SPLIT_K), 1, 1)                                    \
       __launch_bounds__(iree_cutlass_sm90::kThreads, CTAS_PER_SM) NAME(                                       \
       ELEMENT const* dy, ELEMENT const* w_rsck, ELEMENT* dx, uint8_t* workspace, uint32_t n, uint32_t h,       \
       uint32_t w, uint32_t c, uint32_t k, uint32_t r, uint32_t s, uint32_t p, uint32_t q, uint32_t pad_h,     \
@@ -586,6 +823,6 @@ struct DgradKernel {
     iree_cutlass_sm90::DgradShape const shape{n, h, w, c, k, r, s, p, q, pad_h, pad_w, stride_h, stride_w,    \
                                               box_n, box_h, box_w, slots};                                    \
     iree_cutlass_sm90::DgradKernel<ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG, CLUSTER,          \
-                                   RESIDENT_K>::run(                                                          \
+                                   RESIDENT_K, STORE_SLOTS, SPLIT_K>::run(                                    \
         dy, w_rsck, dx, workspace, shape);                                                                    \
   }

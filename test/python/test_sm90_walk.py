@@ -58,17 +58,33 @@ def emulate(config: sm90.Sm90Config, prob: DgradProblem, dy: np.ndarray, w_rsck:
         r_first, s_first = (ph + d.pad_h) % d.stride_h, (pw + d.pad_w) % d.stride_w
         taps_h = (d.r - 1 - r_first) // d.stride_h + 1 if r_first < d.r else 0
         taps_w = (d.s - 1 - s_first) // d.stride_w + 1 if s_first < d.s else 0
-        acc = np.zeros((box.n, box.h, box.w, config.tile_n))
         channels = slice(c0, min(c0 + config.tile_n, d.c))
-        for t_h in range(taps_h):
-            r = r_first + t_h * d.stride_h
-            for t_w in range(taps_w):
-                s = s_first + t_w * d.stride_w
+        # The (tap row, tap column, K block) iterations, split as the kernel's slice_begin splits them over the
+        # split-K CTAs of a cluster (one CTA without split-K); each CTA's partial covers its slice.
+        kblocks = -(-d.k // sm90.TILE_K)
+        iterations = taps_h * taps_w * kblocks
+        partials = []
+        for split in range(config.split_k):
+            partial = np.zeros((box.n, box.h, box.w, config.tile_n))
+            for it in range(iterations * split // config.split_k, iterations * (split + 1) // config.split_k):
+                kb, tap_index = it % kblocks, it // kblocks
+                t_w, t_h = tap_index % taps_w, tap_index // taps_w
+                r, s = r_first + t_h * d.stride_h, s_first + t_w * d.stride_w
                 a = tma_box(dy, n0, i0 + (ph + d.pad_h) // d.stride_h - t_h,
                             j0 + (pw + d.pad_w) // d.stride_w - t_w, box)
                 b = np.zeros((config.tile_n, d.k))
                 b[:channels.stop - c0] = w_rsck[r, s, channels]
-                acc += a @ b.T
+                ks = slice(kb * sm90.TILE_K, (kb + 1) * sm90.TILE_K)
+                partial += a[..., ks] @ b[:, ks].T
+            partials.append(partial)
+        # 64-channel block b is summed and stored by the CTA of rank b % split_k, from every CTA's partial.
+        acc = np.full((box.n, box.h, box.w, config.tile_n), np.nan)
+        stored_by = np.zeros(config.split_k, dtype=int)
+        for block in range(config.tile_n // sm90.TILE_K):
+            block_channels = slice(block * sm90.TILE_K, (block + 1) * sm90.TILE_K)
+            acc[..., block_channels] = sum(partial[..., block_channels] for partial in partials)
+            stored_by[block % config.split_k] += 1
+        assert stored_by.sum() == config.tile_n // sm90.TILE_K
         for bn in range(box.n):
             for bh in range(box.h):
                 for bw in range(box.w):
@@ -209,3 +225,58 @@ def test_resident_filter_limits():
     one_by_one = sm90.candidate_configs(DgradProblem(8, 14, 14, 1024, 256, 1, 1, 14, 14, 0, 0, 1, 1, "f16"))
     assert {c.resident_k for c in one_by_one} == {0, 4}
     assert all(c.resident_k == 0 for c in sm90.candidate_configs(prob_3x3))
+
+
+SPLIT_K_PROBLEMS = [
+    DgradProblem(2, 7, 7, 136, 200, 3, 3, 7, 7, 1, 1, 1, 1, "f16"),   # 9 taps x 4 K blocks over 2 or 4 CTAs
+    DgradProblem(1, 9, 9, 64, 24, 3, 3, 5, 5, 1, 1, 2, 2, "bf16"),    # phases with 1, 2 and 4 iterations
+    DgradProblem(1, 6, 6, 128, 8, 1, 1, 6, 6, 0, 0, 1, 1, "f16"),     # one iteration: CTAs with empty slices
+]
+
+
+@pytest.mark.parametrize("index", range(len(SPLIT_K_PROBLEMS)))
+def test_split_k_walk_matches_reference(index):
+    prob = SPLIT_K_PROBLEMS[index]
+    rng = np.random.default_rng(200 + index)
+    dy = rng.standard_normal((prob.n, prob.p, prob.q, prob.k))
+    w_krsc = rng.standard_normal((prob.k, prob.r, prob.s, prob.c))
+    for tile_n, split_k in ((64, 2), (128, 2), (128, 4)):
+        config = sm90.Sm90Config(prob.dtype, 128, tile_n, 3, 1, split_k=split_k)
+        assert supports(config, prob) is None
+        dx = emulate(config, prob, dy, np.transpose(w_krsc, (1, 2, 3, 0)))
+        assert not np.isnan(dx).any()
+        np.testing.assert_allclose(dx, dgrad_reference(prob, dy, w_krsc), rtol=1e-10, atol=1e-10)
+
+
+def test_split_k_grid_is_whole_clusters():
+    prob = DgradProblem(8, 7, 7, 512, 512, 3, 3, 7, 7, 1, 1, 1, 1, "f16")   # 4 x 4 = 16 tiles of 128x128
+    for split_k in (2, 4):
+        config = sm90.Sm90Config("f16", 128, 128, 3, 1, split_k=split_k)
+        assert config.cluster_ctas == split_k and config.name.endswith(f"_s3_c1_k{split_k}")
+        assert launch(config, prob).grid == (16 * split_k, 1, 1)
+    # More tiles than clusters fit: a persistent grid of whole clusters.
+    big = DgradProblem(64, 28, 28, 512, 512, 3, 3, 28, 28, 1, 1, 1, 1, "f16")
+    assert launch(sm90.Sm90Config("f16", 128, 128, 3, 1, split_k=4), big).grid == (132, 1, 1)
+    assert launch(sm90.Sm90Config("f16", 128, 64, 3, 1, split_k=2), big).grid == (132, 1, 1)
+
+
+def test_split_k_and_store_ring_limits():
+    with pytest.raises(ValueError, match="split_k must be"):
+        sm90.Sm90Config("f16", 128, 128, 3, 1, split_k=3)
+    with pytest.raises(ValueError, match="split-K kernels are cooperative"):
+        sm90.Sm90Config("f16", 128, 128, 3, 1, "pingpong", split_k=2)
+    with pytest.raises(ValueError, match="split-K kernels are cooperative"):
+        sm90.Sm90Config("f16", 128, 128, 3, 1, store_slots=2, split_k=2)
+    with pytest.raises(ValueError, match="store_slots"):
+        sm90.Sm90Config("f16", 128, 128, 3, 1, store_slots=1)
+    # The f32 partial tile is in the shared-memory formula: 128x256 leaves no room for two stages.
+    assert sm90.max_stages(128, 256, 1, split_k=2) == 0
+    assert sm90.max_stages(128, 128, 1, split_k=2) == 3
+    # A store ring of 2 slots of 128 x 64 takes half of a 128x256 tile's staging: one more stage fits.
+    assert sm90.max_stages(128, 256, 1, store_slots=2) == sm90.max_stages(128, 256, 1) + 1
+    assert sm90.Sm90Config("f16", 128, 256, 4, 1, store_slots=2).name.endswith("_s4_c1_e2")
+    # Split-K candidates only where the tiles cannot fill the GPU once.
+    small = DgradProblem(8, 7, 7, 512, 512, 3, 3, 7, 7, 1, 1, 1, 1, "f16")
+    large = DgradProblem(256, 7, 7, 512, 512, 3, 3, 7, 7, 1, 1, 1, 1, "f16")
+    assert {c.split_k for c in sm90.candidate_configs(small)} == {1, 2, 4}
+    assert {c.split_k for c in sm90.candidate_configs(large)} == {1}
