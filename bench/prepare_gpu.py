@@ -13,7 +13,6 @@ import argparse
 import dataclasses
 import json
 import pathlib
-import random
 import shutil
 import subprocess
 import sys
@@ -23,7 +22,7 @@ from iree_cutlass.driver import CompileError, compile_source, parse_kernel_famil
 from iree_cutlass.plugin.select import ALL_FAMILIES
 from iree_cutlass.jax_models import dgrad_module, multi_dgrad_module, small_cnn_grad_module, small_cnn_shapes
 from iree_cutlass.plugin.kernels import launch_record
-from iree_cutlass.workloads import ConvLayer, resnet50_layers
+from iree_cutlass.workloads import ConvLayer, random_layers, resnet50_layers
 
 OURS_FLAGS = ["--iree-hal-target-device=cuda", "--iree-cuda-target=sm_90"]
 STOCK_TARGETS = ("sm_80", "sm_89")
@@ -52,23 +51,6 @@ EXTRA_LAYERS = [
     ConvLayer("nchw_3x3_s2", 4, 28, 28, 64, 64, 3, 2, 1, "f16", "nchw"),
     ConvLayer("nchw_1x1_s1_bf16", 2, 14, 14, 128, 256, 1, 1, 0, "bf16", "nchw"),
 ]
-
-
-def random_layers(count: int, seed: int, channel_multiple: int = 2) -> list[ConvLayer]:
-    """Random dgrad problems the kernels should take: any batch, odd and non-square sizes, filters 1 to 7,
-    strides 1 to 4, any legal padding, channel counts that are multiples of `channel_multiple` (2: alignments
-    8, 4 and 2 for the sm80 kernels; 8 for the sm90 ones), f16 and bf16."""
-    rng = random.Random(seed)
-    layers = []
-    while len(layers) < count:
-        r = rng.choice([1, 1, 2, 3, 3, 4, 5, 7])
-        stride, pad = rng.randint(1, 4), rng.randint(0, r - 1)
-        h, w = rng.randint(max(1, r - 2 * pad), 40), rng.randint(max(1, r - 2 * pad), 40)
-        c = channel_multiple * rng.randint(1, 200 // channel_multiple)
-        k = channel_multiple * rng.randint(1, 200 // channel_multiple)
-        layers.append(ConvLayer(f"rand{len(layers):03d}", rng.randint(1, 4), h, w, c, k, r, stride, pad,
-                                rng.choice(["f16", "bf16"])))
-    return layers
 
 
 KERNEL_FAMILIES = ALL_FAMILIES  # set from --kernels

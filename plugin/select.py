@@ -137,11 +137,12 @@ def sm80_candidates(problem: DgradProblem) -> list[Sm80Config]:
     return [config for config in configs if supports(config, problem) is None]
 
 
-def candidate_configs(problem: DgradProblem, arch: str = "sm_90") -> list[KernelConfig]:
-    """The space a tuner measures: the sm80 tiles, and on sm_90 the Hopper kernels too (f16 and bf16 only)."""
+def candidate_configs(problem: DgradProblem, arch: str = "sm_90", split_k: bool = False) -> list[KernelConfig]:
+    """The space a tuner measures: the sm80 tiles, and on sm_90 the Hopper kernels too (f16 and bf16 only);
+    `split_k` adds the sm90 split-K kernels (see sm90.candidate_configs)."""
     configs: list[KernelConfig] = list(sm80_candidates(problem))
     if problem.dtype in sm90.DTYPES and family_runs_on(sm90.FAMILY, arch):
-        configs += sm90.candidate_configs(problem)
+        configs += sm90.candidate_configs(problem, split_k=split_k)
     return configs
 
 

@@ -21,7 +21,7 @@ import shutil
 import sys
 import time
 
-from iree_cutlass.workloads import dgrad_problem, resnet50_layers
+from iree_cutlass.workloads import dgrad_problem, random_layers, resnet50_layers
 
 REL_L2_LIMIT = 1e-2
 
@@ -38,9 +38,13 @@ def build(args) -> int:
     from iree_cutlass.plugin.kernels import launch_record
     from iree_cutlass.plugin.select import candidate_configs, select_kernel
 
-    problems = [dgrad_problem(layer) for layer in resnet50_layers(tuple(args.batches), tuple(args.dtypes))]
+    layers = [layer for layer in random_layers(args.random, args.seed, args.channel_multiple)
+              if layer.dtype in args.dtypes] if args.random else \
+        resnet50_layers(tuple(args.batches), tuple(args.dtypes))
+    problems = [dgrad_problem(layer) for layer in layers]
     problems = [p for p in problems if any(part in p.key() for part in args.only)]
-    candidates = {problem: [c for c in candidate_configs(problem, args.arch) if c.family in args.families]
+    candidates = {problem: [c for c in candidate_configs(problem, args.arch, split_k=args.split_k)
+                            if c.family in args.families]
                   for problem in problems}
     if args.sm80 == "selected":
         # Re-measure only the sm80 kernel the current table or heuristic picks, against every other candidate.
@@ -190,7 +194,8 @@ def table(args) -> int:
     existing = json.loads(path.read_text()) if path.is_file() else {}
     entries = dict(existing.get("entries", {}))
     for row in results["problems"]:
-        valid = sorted((c for c in row["candidates"] if c.get("valid")), key=lambda c: c["ms"])
+        valid = sorted((c for c in row["candidates"] if c.get("valid")
+                        and not any(part in c["entry"] for part in args.skip)), key=lambda c: c["ms"])
         if not valid:
             continue
         entries[row["key"]] = {"config": valid[0]["config"], "ms": round(valid[0]["ms"], 5),
@@ -224,6 +229,13 @@ def main(argv: list[str] | None = None) -> int:
                          help="only candidates whose entry point contains any of these, and the shipped kernel")
     p_build.add_argument("--only", nargs="+", default=[""], metavar="SUBSTRING",
                          help="only problems whose key contains any of these (e.g. _r1_s1_ for the 1x1 layers)")
+    p_build.add_argument("--split-k", action="store_true",
+                         help="also the sm90 split-K kernels (not shipped: racecheck cannot verify their handoff)")
+    p_build.add_argument("--random", type=int, default=0, metavar="N",
+                         help="N random problems (bench/prepare_gpu.py's generator) instead of the ResNet-50 "
+                              "layers: a numerics check of the candidate kernels on odd shapes")
+    p_build.add_argument("--seed", type=int, default=5)
+    p_build.add_argument("--channel-multiple", type=int, default=8, help="random problems' C and K divide by it")
     p_measure = sub.add_parser("measure", help="on a GPU: check and time every candidate")
     p_measure.add_argument("--plan", type=pathlib.Path, required=True)
     p_measure.add_argument("--out", type=pathlib.Path, required=True)
@@ -238,6 +250,8 @@ def main(argv: list[str] | None = None) -> int:
     p_table.add_argument("--results", type=pathlib.Path, required=True)
     p_table.add_argument("--card", default="h200")
     p_table.add_argument("--out", type=pathlib.Path, default=None)
+    p_table.add_argument("--skip", nargs="+", default=[], metavar="SUBSTRING",
+                         help="never choose candidates whose entry point contains any of these")
     args = parser.parse_args(argv)
     started = time.perf_counter()
     code = {"build": build, "measure": measure, "table": table}[args.command](args)

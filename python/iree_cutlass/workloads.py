@@ -6,6 +6,7 @@ C=3) is left out: a training step needs no gradient for the image. Same list as 
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
 RESNET50 = [
@@ -83,6 +84,23 @@ class ConvLayer:
 def resnet50_layers(batches=BATCHES, dtypes=DTYPES) -> list[ConvLayer]:
     return [ConvLayer(name, n, h, w, c, k, r, stride, pad, dtype)
             for dtype in dtypes for n in batches for (name, h, w, c, k, r, stride, pad) in RESNET50]
+
+
+def random_layers(count: int, seed: int, channel_multiple: int = 2) -> list[ConvLayer]:
+    """Random dgrad problems the kernels should take: any batch, odd and non-square sizes, filters 1 to 7,
+    strides 1 to 4, any legal padding, channel counts that are multiples of `channel_multiple` (2: alignments
+    8, 4 and 2 for the sm80 kernels; 8 for the sm90 ones), f16 and bf16."""
+    rng = random.Random(seed)
+    layers = []
+    while len(layers) < count:
+        r = rng.choice([1, 1, 2, 3, 3, 4, 5, 7])
+        stride, pad = rng.randint(1, 4), rng.randint(0, r - 1)
+        h, w = rng.randint(max(1, r - 2 * pad), 40), rng.randint(max(1, r - 2 * pad), 40)
+        c = channel_multiple * rng.randint(1, 200 // channel_multiple)
+        k = channel_multiple * rng.randint(1, 200 // channel_multiple)
+        layers.append(ConvLayer(f"rand{len(layers):03d}", rng.randint(1, 4), h, w, c, k, r, stride, pad,
+                                rng.choice(["f16", "bf16"])))
+    return layers
 
 
 def dgrad_problem(layer: ConvLayer):

@@ -275,8 +275,9 @@ def test_split_k_and_store_ring_limits():
     # A store ring of 2 slots of 128 x 64 takes half of a 128x256 tile's staging: one more stage fits.
     assert sm90.max_stages(128, 256, 1, store_slots=2) == sm90.max_stages(128, 256, 1) + 1
     assert sm90.Sm90Config("f16", 128, 256, 4, 1, store_slots=2).name.endswith("_s4_c1_e2")
-    # Split-K candidates only where the tiles cannot fill the GPU once.
+    # Split-K candidates only when asked for, and only where the tiles cannot fill the GPU once.
     small = DgradProblem(8, 7, 7, 512, 512, 3, 3, 7, 7, 1, 1, 1, 1, "f16")
     large = DgradProblem(256, 7, 7, 512, 512, 3, 3, 7, 7, 1, 1, 1, 1, "f16")
-    assert {c.split_k for c in sm90.candidate_configs(small)} == {1, 2, 4}
-    assert {c.split_k for c in sm90.candidate_configs(large)} == {1}
+    assert {c.split_k for c in sm90.candidate_configs(small, split_k=True)} == {1, 2, 4}
+    assert {c.split_k for c in sm90.candidate_configs(small)} == {1}
+    assert {c.split_k for c in sm90.candidate_configs(large, split_k=True)} == {1}

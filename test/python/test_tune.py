@@ -30,6 +30,17 @@ def test_table_keeps_the_fastest_valid_candidate(tmp_path):
     assert (entry["ms"], entry["runner_up_ms"], entry["valid"], entry["cudnn_ms"]) == (0.2, 0.25, 3, 0.5)
 
 
+def test_table_skip_leaves_named_candidates_out(tmp_path):
+    problem = dgrad_problem(resnet50_layers((8,), ("f16",))[5])
+    results, configs = _results(problem, [0.30, None, 0.20, 0.25])
+    (tmp_path / "results.json").write_text(json.dumps(results))
+    out = tmp_path / "h200.json"
+    assert tune.main(["table", "--results", str(tmp_path / "results.json"), "--out", str(out),
+                      "--skip", configs[2].name]) == 0
+    entry = json.loads(out.read_text())["entries"][problem.key()]
+    assert config_from_dict(entry["config"]) == configs[3] and entry["valid"] == 2
+
+
 def test_table_skips_problems_with_no_valid_candidate_and_keeps_old_entries(tmp_path):
     layers = resnet50_layers((8,), ("f16",))
     first, second = dgrad_problem(layers[0]), dgrad_problem(layers[1])
