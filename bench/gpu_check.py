@@ -294,6 +294,22 @@ def ceilings(torch) -> dict:
     return {"copy_gbps": 2 * 2 * 1024**3 / (copy_ms * 1e6), "f16_tflops": 2 * 8192**3 / (mm_ms * 1e9)}
 
 
+def add_roofline(result: dict, cases: list[dict]) -> None:
+    """Per timed row: the roofline floor (FLOPs at the run's f16 matmul rate or the layer's minimum bytes at its
+    copy bandwidth, whichever is longer) and the kernel's percent of it; geomeans per batch."""
+    ceiling = result.get("ceilings")
+    by_tag = {case["tag"]: case for case in cases}
+    if not ceiling:
+        return
+    for row in result["rows"]:
+        case = by_tag.get(row["tag"], {})
+        if "kernel_ms" not in row or "min_bytes" not in case:
+            continue
+        row["roofline_floor_ms"] = max(case["flops"] / (ceiling["f16_tflops"] * 1e9),
+                                       case["min_bytes"] / (ceiling["copy_gbps"] * 1e6))
+        row["percent_of_roofline"] = 100 * row["roofline_floor_ms"] / row["kernel_ms"]
+
+
 def environment(torch) -> dict:
     smi = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
                          capture_output=True, text=True).stdout.strip()
@@ -357,6 +373,7 @@ def main() -> int:
         print(json.dumps(row), flush=True)
         args.out.write_text(json.dumps(result, indent=1))
 
+    add_roofline(result, manifest["cases"])
     rows = result["rows"]
     timed = [r for r in rows if "kernel_ms" in r]
     for n in sorted({r.get("n") for r in timed}):
@@ -364,6 +381,8 @@ def main() -> int:
         result[f"geomean_n{n}"] = {
             "kernel_over_cudnn": geomean([r["kernel_ms"] / r["cudnn_ms"] for r in subset]),
             "xla_over_cudnn": geomean([r["xla_ms"] / r["cudnn_ms"] for r in subset]),
+            **({"percent_of_roofline": geomean([r["percent_of_roofline"] for r in subset])}
+               if all("percent_of_roofline" in r for r in subset) else {}),
             "layers": len(subset)}
     args.out.write_text(json.dumps(result, indent=1))
 

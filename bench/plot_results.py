@@ -75,14 +75,15 @@ def main() -> int:
 GPU_CHECK_SERIES = (
     ("kernel_ms", "ours, kernel only"),
     ("xla_ms", "XLA via JAX, per call"),
-    ("iree_caching_ms", "ours through IREE, per call (caching allocator)"),
+    ("iree_ms", "ours through IREE, per call (caching allocator, synchronous allocations)"),
     ("stock_sm_80_ms", "stock IREE sm_80, per call"),
 )
 
 
 def plot_gpu_check(results: dict, args, plt) -> int:
-    rows = [r for r in results["rows"] if r.get("dtype") == args.dtype and isinstance(r.get("cudnn_ms"), float)
-            and not r["tag"].startswith("odd_")]
+    # gpu_check.py writes iree_ms (its runtime flags beside it); session 3's merged file called it iree_caching_ms.
+    rows = [{**r, "iree_ms": r.get("iree_ms", r.get("iree_caching_ms"))} for r in results["rows"]
+            if r.get("dtype") == args.dtype and isinstance(r.get("cudnn_ms"), float) and not r["tag"].startswith("odd_")]
     batches = sorted({r["n"] for r in rows})
     figure, axes = plt.subplots(len(batches), 1, figsize=(13, 4.6 * len(batches)), squeeze=False)
     width = 0.8 / len(GPU_CHECK_SERIES)
