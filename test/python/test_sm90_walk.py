@@ -94,6 +94,12 @@ def emulate(config: sm90.Sm90Config, prob: DgradProblem, dy: np.ndarray, w_rsck:
     return dx
 
 
+def random_inputs(prob: DgradProblem, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """dy (N, P, Q, K) and the filter (K, R, S, C), standard normal."""
+    rng = np.random.default_rng(seed)
+    return rng.standard_normal((prob.n, prob.p, prob.q, prob.k)), rng.standard_normal((prob.k, prob.r, prob.s, prob.c))
+
+
 def random_problems(count: int, seed: int):
     rng = random.Random(seed)
     for _ in range(count):
@@ -118,9 +124,7 @@ PROBLEMS = list(random_problems(24, 3)) + [
 @pytest.mark.parametrize("index", range(len(PROBLEMS)))
 def test_emulated_walk_matches_reference(index):
     prob = PROBLEMS[index]
-    rng = np.random.default_rng(index)
-    dy = rng.standard_normal((prob.n, prob.p, prob.q, prob.k))
-    w_krsc = rng.standard_normal((prob.k, prob.r, prob.s, prob.c))
+    dy, w_krsc = random_inputs(prob, index)
     reference = dgrad_reference(prob, dy, w_krsc)
     shapes = [("cooperative", 128, 128, 1), ("cooperative", 128, 64, 2), ("pingpong", 64, 128, 1),
               ("pingpong", 128, 64, 2)]
@@ -186,9 +190,7 @@ RESIDENT_PROBLEMS = [
 @pytest.mark.parametrize("index", range(len(RESIDENT_PROBLEMS)))
 def test_resident_filter_walk_matches_reference(index):
     prob = RESIDENT_PROBLEMS[index]
-    rng = np.random.default_rng(100 + index)
-    dy = rng.standard_normal((prob.n, prob.p, prob.q, prob.k))
-    w_krsc = rng.standard_normal((prob.k, prob.r, prob.s, prob.c))
+    dy, w_krsc = random_inputs(prob, 100 + index)
     kblocks = -(-prob.k // sm90.TILE_K)
     for schedule, tile_m, tile_n in (("cooperative", 128, 128), ("pingpong", 64, 256)):
         config = sm90.Sm90Config(prob.dtype, tile_m, tile_n, 3, 1, schedule, 1, kblocks)
@@ -237,9 +239,7 @@ SPLIT_K_PROBLEMS = [
 @pytest.mark.parametrize("index", range(len(SPLIT_K_PROBLEMS)))
 def test_split_k_walk_matches_reference(index):
     prob = SPLIT_K_PROBLEMS[index]
-    rng = np.random.default_rng(200 + index)
-    dy = rng.standard_normal((prob.n, prob.p, prob.q, prob.k))
-    w_krsc = rng.standard_normal((prob.k, prob.r, prob.s, prob.c))
+    dy, w_krsc = random_inputs(prob, 200 + index)
     for tile_n, split_k in ((64, 2), (128, 2), (128, 4)):
         config = sm90.Sm90Config(prob.dtype, 128, tile_n, 3, 1, split_k=split_k)
         assert supports(config, prob) is None
