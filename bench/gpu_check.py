@@ -59,6 +59,14 @@ def random_array(rng: np.random.Generator, shape, dtype: str) -> np.ndarray:
     return rng.standard_normal(shape, dtype=np.float32).astype(numpy_dtype(dtype))
 
 
+def layer_inputs(rng: np.random.Generator, layer: dict):
+    """The layer (a ConvLayer) and random inputs for its dgrad: dy (N, P, Q, K) and the HWIO filter (R, R, C, K)."""
+    from iree_cutlass.workloads import ConvLayer
+    conv = ConvLayer(**layer)
+    return (conv, random_array(rng, (conv.n, conv.p, conv.q, conv.k), conv.dtype),
+            random_array(rng, (conv.r, conv.r, conv.c, conv.k), conv.dtype))
+
+
 def event_median_ms(run, sync, make_event) -> float:
     """Median over ROUNDS of (CALLS_PER_ROUND calls between two device events) / CALLS_PER_ROUND."""
     for _ in range(3):
@@ -178,16 +186,13 @@ def iree_benchmark_ms(vmfb: pathlib.Path, inputs: list[np.ndarray], extra_flags=
 
 def check_dgrad(case: dict, bundle: pathlib.Path, rng, torch, args) -> dict:
     from iree_cutlass.runtime import Module
-    from iree_cutlass.workloads import ConvLayer
     layer = case["layer"]
     dtype = layer["dtype"]
     row = {"tag": case["tag"], "dtype": dtype, "n": layer["n"], "kernel": case.get("kernel", {}).get("entry")}
     if "error" in case:
         row["error"] = "compile: " + case["error"]
         return row
-    dy = random_array(rng, (layer["n"], (layer["h"] + 2 * layer["pad"] - layer["r"]) // layer["stride"] + 1,
-                            (layer["w"] + 2 * layer["pad"] - layer["r"]) // layer["stride"] + 1, layer["k"]), dtype)
-    w = random_array(rng, (layer["r"], layer["r"], layer["c"], layer["k"]), dtype)
+    conv, dy, w = layer_inputs(rng, layer)
     reference = reference_dx(torch, layer, dy, w)
     dx_shape = (layer["n"], layer["h"], layer["w"], layer["c"])
     # NCHW modules take dy NCHW and w OIHW and return dx NCHW; the reference and the kernel alone stay NHWC.
@@ -220,7 +225,7 @@ def check_dgrad(case: dict, bundle: pathlib.Path, rng, torch, args) -> dict:
     if args.bench and dtype in args.bench_dtypes and not case["tag"].startswith("odd_") and not nchw:
         row["kernel_ms"] = launcher.time_ms(dy_d, w_d, dx_d)
         row["cudnn_ms"] = cudnn_ms(torch, layer, dy, w)
-        row["xla_ms"] = xla_ms(ConvLayer(**layer), dy, w)
+        row["xla_ms"] = xla_ms(conv, dy, w)
         row["tflops"] = case["flops"] / (row["kernel_ms"] * 1e9)
     if args.iree_bench and dtype in args.bench_dtypes:
         row["iree_flags"] = args.iree_flags

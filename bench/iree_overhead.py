@@ -16,7 +16,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from gpu_check import iree_benchmark_ms, random_array, xla_ms  # noqa: E402
+from gpu_check import iree_benchmark_ms, layer_inputs, xla_ms  # noqa: E402
 
 SETTINGS = {
     "default": [],
@@ -37,15 +37,11 @@ def main() -> int:
     parser.add_argument("--tags", nargs="+", default=DEFAULT_TAGS)
     parser.add_argument("--settings", nargs="+", default=list(SETTINGS), choices=list(SETTINGS))
     args = parser.parse_args()
-    from iree_cutlass.workloads import ConvLayer
     cases = {c["tag"]: c for c in json.loads((args.bundle / "cases.json").read_text())["cases"]}
     rng = np.random.default_rng(3)
     rows = []
     for tag in args.tags:
-        layer = cases[tag]["layer"]
-        conv = ConvLayer(**layer)
-        dy = random_array(rng, (conv.n, conv.p, conv.q, conv.k), conv.dtype)
-        w = random_array(rng, (conv.r, conv.r, conv.c, conv.k), conv.dtype)
+        conv, dy, w = layer_inputs(rng, cases[tag]["layer"])
         row = {"tag": tag, "xla_ms": xla_ms(conv, dy, w)}
         copies = cases[tag].get("amortized_copies", 0)
         many = args.bundle / "vmfb" / f"{tag}.ours_x{copies}.vmfb"

@@ -23,8 +23,7 @@ import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "python"))
-from gpu_check import random_array  # noqa: E402
-from iree_cutlass.workloads import ConvLayer  # noqa: E402
+from gpu_check import layer_inputs  # noqa: E402
 
 CALLS = 30
 DEFAULT_TAGS = ["s2_3x3_128_128s2_n8_f16", "s1_1x1_64_256_n256_f16", "s3_3x3_256_256_n256_f16"]
@@ -126,9 +125,8 @@ def main() -> int:
         if tag not in cases:
             print(f"[trace] no case {tag}", file=sys.stderr)
             continue
-        case, conv = cases[tag], ConvLayer(**cases[tag]["layer"])
-        dy = random_array(rng, (conv.n, conv.p, conv.q, conv.k), conv.dtype)
-        w = random_array(rng, (conv.r, conv.r, conv.c, conv.k), conv.dtype)
+        case = cases[tag]
+        _, dy, w = layer_inputs(rng, case["layer"])
         row = {"tag": tag, "flags": args.flags, "allocators": args.allocator}
         try:
             row["single"] = trace_module(args.bundle / "vmfb" / f"{tag}.ours.vmfb", [dy, w], torch, args.calls,

@@ -345,11 +345,11 @@ def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90
                 configs.append(Sm90Config(problem.dtype, tile_m, tile_n, stages, ctas, schedule, cluster,
                                           resident_k, store_slots))
     for tile_m, tile_n in SPLIT_K_SHAPES if split_k else ():
-        for split_k in SPLIT_K:
-            stages = max_stages(tile_m, tile_n, 1, problem.dtype, split_k=split_k)
+        for ctas in SPLIT_K:
+            stages = max_stages(tile_m, tile_n, 1, problem.dtype, split_k=ctas)
             if stages < 2:
                 continue
-            config = Sm90Config(problem.dtype, tile_m, tile_n, stages, 1, split_k=split_k)
+            config = Sm90Config(problem.dtype, tile_m, tile_n, stages, 1, split_k=ctas)
             if unit_count(config, problem) < SM_COUNT:
                 configs.append(config)
     return [c for c in configs if supports(c, problem) is None]
