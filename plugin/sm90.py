@@ -21,8 +21,9 @@ TARGET_ARCHS = ("sm_90", "sm_90a")  # the compile targets these kernels run on
 HEADER = pathlib.Path(__file__).parent / "sm90_dgrad.cuh"
 
 TILE_K = 64                   # 16-bit elements per 128-byte swizzle row
-CONSUMER_THREADS = 256        # two consumer warpgroups; the producer is a warpgroup or one warp (producer_warps)
+THREADS = 384                 # one producer and two consumer warpgroups
 DESCRIPTOR_BYTES = 128
+WARPS = THREADS // 32
 WORKSPACE_SLACK = 128         # the kernel aligns the workspace to 128 bytes
 CONSTANTS = 17
 
@@ -48,8 +49,7 @@ class Sm90Config:
     tile_m: int        # output pixels of a tile: 128 or 256 (cooperative), 64 or 128 (ping-pong)
     tile_n: int        # 64, 128 or 256 channels of dx
     stages: int        # TMA pipeline depth
-    ctas_per_sm: int   # 1 (setmaxnreg gives consumers 224 registers) or 2 (hide each other's epilogue; 80
-                       # registers a thread with a producer warpgroup, 96 with a one-warp producer)
+    ctas_per_sm: int   # 1 (setmaxnreg gives consumers 224 registers) or 2 (80 each; hide each other's epilogue)
     schedule: str = "cooperative"  # both consumer warpgroups on each tile, or one each, taking turns
     cluster: int = 1   # CTAs per cluster along M sharing each filter tile through TMA multicast (1 or 2)
     resident_k: int = 0  # 0: the filter streams through the stage ring; N: a resident slab of N 64-wide K blocks
@@ -57,8 +57,6 @@ class Sm90Config:
     store_slots: int = 0  # 0: the whole output tile is staged at once; E >= 2: a ring of E slots of tile_m x 64,
                           # one 64-channel block staged and stored at a time (stores overlap the conversion)
     split_k: int = 1   # CTAs of a cluster splitting each tile's reduction, summed through distributed shared memory
-    producer_warps: int = 4  # 4: a producer warpgroup (384 threads); 1: one producer warp (288 threads, two CTAs
-                             # per SM only), which leaves two CTAs registers for a 64x128 accumulator each
 
     family: ClassVar[str] = FAMILY
 
@@ -91,23 +89,9 @@ class Sm90Config:
                                  or self.store_slots):
             raise ValueError("split-K kernels are cooperative, without an M cluster, a resident filter or a "
                              "store ring")
-        if self.producer_warps not in (1, 4) or (self.producer_warps == 1 and self.ctas_per_sm != 2):
-            raise ValueError(f"producer_warps must be 4, or 1 with two CTAs per SM, got {self.producer_warps} "
-                             f"with {self.ctas_per_sm}")
-        if self.ctas_per_sm == 2 and self.rows_per_warpgroup * self.tile_n > self.two_cta_accumulator:
-            # Two CTAs of 384 threads leave 80 registers a thread: ptxas needs ~90 for a 64x128 f32 accumulator.
-            # Two of 288 leave 96 (the register file's four quadrants hold 5 of the 18 warps): room for 64x128.
-            raise ValueError(f"tile {self.tile_m}x{self.tile_n} needs more registers than two CTAs per SM of "
-                             f"{self.threads} threads leave")
-
-    @property
-    def threads(self) -> int:
-        return CONSUMER_THREADS + 32 * self.producer_warps
-
-    @property
-    def two_cta_accumulator(self) -> int:
-        """The largest f32 accumulator (elements a warpgroup) that fits the registers two CTAs per SM leave."""
-        return 64 * 128 if self.producer_warps == 1 else 64 * 64
+        if self.ctas_per_sm == 2 and self.rows_per_warpgroup * self.tile_n > 64 * 64:
+            # Two CTAs leave 80 registers a thread: ptxas needs ~90 for a 64x128 f32 accumulator.
+            raise ValueError(f"tile {self.tile_m}x{self.tile_n} needs more registers than two CTAs per SM leave")
 
     @property
     def rows_per_warpgroup(self) -> int:
@@ -120,8 +104,7 @@ class Sm90Config:
                 f"{f'_m{self.cluster}' if self.cluster > 1 else ''}"
                 f"{f'_rk{self.resident_k}' if self.resident_k else ''}"
                 f"{f'_e{self.store_slots}' if self.store_slots else ''}"
-                f"{f'_k{self.split_k}' if self.split_k > 1 else ''}"
-                f"{'_w1' if self.producer_warps == 1 else ''}")
+                f"{f'_k{self.split_k}' if self.split_k > 1 else ''}")
 
     @property
     def cluster_ctas(self) -> int:
@@ -158,7 +141,7 @@ def shared_storage_bytes(config: Sm90Config) -> int:
     offset = offset + config.stages * 8                                    # empty
     offset = offset + 2 * 8                                                # turn
     offset = offset + 2 * 8                                                # b_full, b_empty
-    offset = _align(offset, 128) + config.threads // 32 * DESCRIPTOR_BYTES # tensormap scratch
+    offset = _align(offset, 128) + WARPS * DESCRIPTOR_BYTES                # tensormap scratch
     return _align(offset, 1024)
 
 
@@ -240,7 +223,7 @@ def launch_geometry(config: Sm90Config, problem: DgradProblem) -> Sm90Launch:
         slots -= slots % channel_blocks
     clusters = min(unit_count(config, problem, box), slots)
     ctas = clusters * config.cluster_ctas
-    return Sm90Launch(grid=(ctas, 1, 1), block=(config.threads, 1, 1), smem_bytes=smem_bytes(config), box=box)
+    return Sm90Launch(grid=(ctas, 1, 1), block=(THREADS, 1, 1), smem_bytes=smem_bytes(config), box=box)
 
 
 def descriptors_per_cta(problem: DgradProblem) -> int:
@@ -291,11 +274,11 @@ def supports(config: Sm90Config, problem: DgradProblem) -> str | None:
 _ENTRY = """
 // Generated by iree_cutlass.plugin.sm90 for config {name}.
 using Kernel = iree_cutlass_sm90::DgradKernel<{element}, {tile_m}, {tile_n}, {stages}, {ctas}, {pingpong}, {cluster},
-                                             {resident_k}, {store_slots}, {split_k}, {producer_warps}>;
+                                             {resident_k}, {store_slots}, {split_k}>;
 static_assert(sizeof(Kernel::SharedStorage) == {shared_storage}, "shared storage formula (sm90.py) out of date");
 static_assert(Kernel::kSmemBytes == {smem}, "dynamic shared memory formula (sm90.py) out of date");
 IREE_CUTLASS_SM90_DGRAD_ENTRY({name}, {element}, {tile_m}, {tile_n}, {stages}, {ctas}, {pingpong}, {cluster},
-                              {resident_k}, {store_slots}, {split_k}, {producer_warps})
+                              {resident_k}, {store_slots}, {split_k})
 """
 
 
@@ -307,7 +290,7 @@ def generate_source(config: Sm90Config) -> str:
         name=config.name, element=_ELEMENT_TYPES[config.dtype], tile_m=config.tile_m, tile_n=config.tile_n,
         stages=config.stages, ctas=config.ctas_per_sm, pingpong=str(config.schedule == "pingpong").lower(),
         cluster=config.cluster, resident_k=config.resident_k, store_slots=config.store_slots,
-        split_k=config.split_k, producer_warps=config.producer_warps,
+        split_k=config.split_k,
         shared_storage=shared_storage_bytes(config),
         smem=smem_bytes(config))
 
@@ -320,15 +303,6 @@ CANDIDATE_SHAPES = (
     ("pingpong", 128, 128, 1, 1),
     ("cooperative", 128, 128, 1, 2), ("cooperative", 128, 256, 1, 2), ("cooperative", 256, 128, 1, 2),
     ("pingpong", 128, 128, 1, 2), ("pingpong", 64, 256, 1, 2),
-)
-
-
-# (schedule, tile_m, tile_n, cluster) of the two-CTAs-per-SM candidates with a one-warp producer: two tiles in
-# flight per SM, so one CTA's multiply overlaps the other's loads and stores (the 1x1 layers, whose tiles have
-# only a few K blocks each, run their multiply and memory traffic one after the other in a single CTA).
-ONE_WARP_PRODUCER_SHAPES = (
-    ("cooperative", 128, 64, 1), ("cooperative", 128, 128, 1), ("cooperative", 128, 128, 2),
-    ("pingpong", 64, 128, 1), ("pingpong", 128, 64, 1),
 )
 
 
@@ -350,31 +324,26 @@ STORE_SLOTS = (2, 4, 8)
 
 
 def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90Config]:
-    """The tile space a tuner measures: CANDIDATE_SHAPES and ONE_WARP_PRODUCER_SHAPES at the deepest pipeline
-    that fits, and for 1x1 filters RESIDENT_SHAPES with a resident filter slab (also two CTAs per SM at 128x128
-    with a one-warp producer); each with whole-tile staging and with every store ring of STORE_SLOTS that holds
-    at most two tiles and leaves room for two stages.
+    """The tile space a tuner measures: CANDIDATE_SHAPES at the deepest pipeline that fits, and for 1x1 filters
+    RESIDENT_SHAPES with a resident filter slab; each with whole-tile staging and with every store ring of
+    STORE_SLOTS that holds at most two tiles and leaves room for two stages.
 
     Split-K kernels join only when asked (`split_k`): they compute correctly (every measured run was valid) but
     compute-sanitizer's racecheck reports hazards on their distributed-shared-memory handoff, which it does not
     see through, so they are not shipped until the handoff is one racecheck can verify."""
-    # (schedule, tile_m, tile_n, CTAs per SM, cluster, resident K blocks, producer warps)
-    shapes = [(schedule, tile_m, tile_n, ctas, cluster, 0, 4)
+    shapes = [(schedule, tile_m, tile_n, ctas, cluster, 0)
               for schedule, tile_m, tile_n, ctas, cluster in CANDIDATE_SHAPES]
-    shapes += [(schedule, tile_m, tile_n, 2, cluster, 0, 1)
-               for schedule, tile_m, tile_n, cluster in ONE_WARP_PRODUCER_SHAPES]
     if (problem.r, problem.s) == (1, 1):
         kblocks = -(-problem.k // TILE_K)
-        shapes += [(schedule, tile_m, tile_n, 1, 1, kblocks, 4) for schedule, tile_m, tile_n in RESIDENT_SHAPES]
-        shapes.append(("cooperative", 128, 128, 2, 1, kblocks, 1))
+        shapes += [(schedule, tile_m, tile_n, 1, 1, kblocks) for schedule, tile_m, tile_n in RESIDENT_SHAPES]
     configs = []
-    for schedule, tile_m, tile_n, ctas, cluster, resident_k, producer_warps in shapes:
+    for schedule, tile_m, tile_n, ctas, cluster, resident_k in shapes:
         for store_slots in (0, *(e for e in STORE_SLOTS if e <= 2 * tile_n // TILE_K)):
             stages = max_stages(tile_m, tile_n, ctas, problem.dtype, schedule, resident_k=resident_k,
-                                store_slots=store_slots, producer_warps=producer_warps)
+                                store_slots=store_slots)
             if stages >= 2:
                 configs.append(Sm90Config(problem.dtype, tile_m, tile_n, stages, ctas, schedule, cluster,
-                                          resident_k, store_slots, producer_warps=producer_warps))
+                                          resident_k, store_slots))
     for tile_m, tile_n in SPLIT_K_SHAPES if split_k else ():
         for ctas in SPLIT_K:
             stages = max_stages(tile_m, tile_n, 1, problem.dtype, split_k=ctas)
@@ -387,11 +356,10 @@ def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90
 
 
 def max_stages(tile_m: int, tile_n: int, ctas_per_sm: int, dtype: str = "f16", schedule: str = "cooperative",
-               limit: int = 8, resident_k: int = 0, store_slots: int = 0, split_k: int = 1,
-               producer_warps: int = 4) -> int:
+               limit: int = 8, resident_k: int = 0, store_slots: int = 0, split_k: int = 1) -> int:
     best = 0
     for stages in range(2, limit + 1):
         if fits(Sm90Config(dtype, tile_m, tile_n, stages, ctas_per_sm, schedule, resident_k=resident_k,
-                           store_slots=store_slots, split_k=split_k, producer_warps=producer_warps)):
+                           store_slots=store_slots, split_k=split_k)):
             best = stages
     return best

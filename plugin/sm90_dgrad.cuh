@@ -16,9 +16,8 @@
 // - B is the forward filter in its natural RSCK (HWIO) layout: for one tap it is a K-major [C, K] matrix, one
 //   3-D TMA box (64 x kTileN x 1) per stage.
 // - Warp specialization: warpgroup 0 is the producer (one thread issues TMA); warpgroups 1 and 2 multiply
-//   (each owns half of the tile's rows), with the producer's registers moved to them by setmaxnreg. With a
-//   one-warp producer (kProducerWarps 1, for two CTAs per SM) warpgroups 0 and 1 multiply and warp 8 produces.
-//   The consumers stage the tile in shared memory (128-byte swizzle) and one thread stores it with TMA: a 4-D box per 64 channels into the phase's view of dx (strided rows and columns), which
+//   (each owns half of the tile's rows), with the producer's registers moved to them by setmaxnreg. They stage the tile in shared memory (128-byte swizzle) and one thread
+//   stores it with TMA: a 4-D box per 64 channels into the phase's view of dx (strided rows and columns), which
 //   clips whatever falls outside dx. The store drains while the consumers start the next tile. The grid is
 //   persistent: each CTA walks tiles blockIdx.x, blockIdx.x + gridDim.x, ...
 //
@@ -67,12 +66,9 @@ struct DgradShape {
 };
 
 constexpr int kTileK = 64;            // 64 16-bit elements: one 128-byte swizzle row
-constexpr int kConsumerThreads = 256;  // two consumer warpgroups
+constexpr int kThreads = 384;         // producer warpgroup + two consumer warpgroups
 constexpr int kDescBytes = 128;       // one TMA descriptor
 constexpr int kConsumerBarrier = 1;   // first named barrier id of the consumers (0 is __syncthreads)
-
-// Threads of a CTA: the consumers, then a producer warpgroup (4 warps) or one producer warp.
-constexpr int block_threads(int producer_warps) { return kConsumerThreads + 32 * producer_warps; }
 
 // Descriptors per CTA: dy, the filter, then dx for every output phase.
 __device__ __forceinline__ int descriptor_count(uint32_t stride_h, uint32_t stride_w) {
@@ -271,9 +267,7 @@ __device__ __forceinline__ float4 load_peer(float const* local, uint32_t cta) {
 // kCtasPerSm 1: registers move from the producer warpgroup (56 a thread) to the consumers (224) with setmaxnreg
 // (the register file is split in four quadrants of 16384, so 12 warps get 168 each at entry).
 // kCtasPerSm 2: two CTAs share an SM, each hiding the other's epilogue behind its mainloop; every thread keeps
-// the entry budget: 80 registers with a producer warpgroup (room for a 64x64 accumulator), 96 with a one-warp
-// producer (kProducerWarps 1: 288 threads; room for 64x128). ptxas compiles the whole kernel to the launch
-// bound, so setmaxnreg cannot lift it.
+// the entry budget of 80 registers (room for a 64x64 accumulator).
 // kResidentK: 0 streams the filter through the stage ring; N > 0 keeps a filter slab of N 64-wide K blocks
 // resident (1x1 filters with K <= 64 * N, no clusters).
 // kSplitK: 1, or 2 or 4 CTAs of a cluster splitting each tile's reduction (cooperative, no M cluster, whole-tile
@@ -283,7 +277,7 @@ __device__ __forceinline__ float4 load_peer(float const* local, uint32_t cta) {
 // runs on across tiles, so a block waits only for the store issued E blocks earlier: stores keep flowing while
 // the tile is converted, and the ring can be smaller (more mainloop stages) or larger (two tiles in flight).
 template <class Element, int kTileM, int kTileN, int kStages, int kCtasPerSm, bool kPingpong, int kCluster,
-          int kResidentK = 0, int kStoreSlots = 0, int kSplitK = 1, int kProducerWarps = 4>
+          int kResidentK = 0, int kStoreSlots = 0, int kSplitK = 1>
 struct DgradKernel {
   static_assert(kCtasPerSm == 1 || kCtasPerSm == 2, "one or two CTAs per SM");
   static_assert(kCluster == 1 || kCluster == 2, "clusters of one or two CTAs along M");
@@ -296,13 +290,6 @@ struct DgradKernel {
   static_assert(kSplitK == 1 || ((kSplitK == 2 || kSplitK == 4) && !kPingpong && kCluster == 1 && kResidentK == 0 &&
                                  kStoreSlots == 0),
                 "split-K is 2 or 4 CTAs, cooperative, without M clusters, resident filters or store rings");
-  static_assert(kProducerWarps == 4 || (kProducerWarps == 1 && kCtasPerSm == 2),
-                "a producer warpgroup, or one producer warp for two CTAs per SM");
-  static constexpr int kThreads = block_threads(kProducerWarps);
-  // Consumer warpgroups must be whole aligned warpgroups (wgmma): warps 4-11 after a producer warpgroup, or
-  // warps 0-7 before a single producer warp.
-  static constexpr int kProducerWarp = kProducerWarps == 4 ? 0 : kConsumerThreads / 32;
-  static constexpr int kConsumerThread0 = kProducerWarps == 4 ? 128 : 0;
   static constexpr int kClusterCtas = kCluster * kSplitK;   // CTAs of one cluster (__cluster_dims__)
   static constexpr bool kResident = kResidentK > 0;
   static constexpr int kBBlocks = kResident ? kResidentK : kStages;  // B buffers: K blocks or ring stages
@@ -400,12 +387,12 @@ struct DgradKernel {
     if constexpr (kClusterCtas > 1) cute::cluster_sync();  // the peer's barriers exist before anyone signals them
 
     TileWalk const walk(shape, kTileN, kCluster);
-    if (kProducerWarps == 4 ? warp < 4 : warp == kProducerWarp) {
+    if (warp < 4) {
       if constexpr (kCtasPerSm == 1) cutlass::arch::warpgroup_reg_dealloc<56>();
-      if (warp == kProducerWarp && lane == 0) produce(smem, walk, slot);
+      if (warp == 0 && lane == 0) produce(smem, walk, slot);
     } else {
       if constexpr (kCtasPerSm == 1) cutlass::arch::warpgroup_reg_alloc<224>();
-      consume(smem, walk, slot, thread - kConsumerThread0);
+      consume(smem, walk, slot, thread - 128);
     }
     if constexpr (kClusterCtas > 1) {
       // No CTA leaves while its peer may still arrive on its barriers (or, split-K, read its partial).
@@ -826,9 +813,9 @@ struct DgradKernel {
 
 // The extern "C" entry point of one configuration, in IREE's CUDA ABI: bindings, then 32-bit push constants.
 #define IREE_CUTLASS_SM90_DGRAD_ENTRY(NAME, ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG, CLUSTER,  \
-                                      RESIDENT_K, STORE_SLOTS, SPLIT_K, PRODUCER_WARPS)                       \
+                                      RESIDENT_K, STORE_SLOTS, SPLIT_K)                                       \
   extern "C" __global__ void __cluster_dims__((CLUSTER) * (SPLIT_K), 1, 1)                                    \
-      __launch_bounds__(iree_cutlass_sm90::block_threads(PRODUCER_WARPS), CTAS_PER_SM) NAME(                  \
+      __launch_bounds__(iree_cutlass_sm90::kThreads, CTAS_PER_SM) NAME(                                       \
       ELEMENT const* dy, ELEMENT const* w_rsck, ELEMENT* dx, uint8_t* workspace, uint32_t n, uint32_t h,       \
       uint32_t w, uint32_t c, uint32_t k, uint32_t r, uint32_t s, uint32_t p, uint32_t q, uint32_t pad_h,     \
       uint32_t pad_w, uint32_t stride_h, uint32_t stride_w, uint32_t box_n, uint32_t box_h, uint32_t box_w,   \
@@ -836,6 +823,6 @@ struct DgradKernel {
     iree_cutlass_sm90::DgradShape const shape{n, h, w, c, k, r, s, p, q, pad_h, pad_w, stride_h, stride_w,    \
                                               box_n, box_h, box_w, slots};                                    \
     iree_cutlass_sm90::DgradKernel<ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG, CLUSTER,          \
-                                   RESIDENT_K, STORE_SLOTS, SPLIT_K, PRODUCER_WARPS>::run(                    \
+                                   RESIDENT_K, STORE_SLOTS, SPLIT_K>::run(                                    \
         dy, w_rsck, dx, workspace, shape);                                                                    \
   }

@@ -180,31 +180,6 @@ def test_config_limits():
         assert sm90.smem_bytes(config) <= sm90.MAX_SMEM_BYTES
 
 
-def test_one_warp_producer_configs():
-    # A producer warpgroup leaves two CTAs per SM 80 registers a thread: no room for 128x128 cooperative tiles.
-    with pytest.raises(ValueError, match="384 threads"):
-        sm90.Sm90Config("f16", 128, 128, 2, 2)
-    config = sm90.Sm90Config("f16", 128, 128, 2, 2, producer_warps=1)
-    assert config.threads == 288 and config.name.endswith("_s2_c2_w1")
-    with pytest.raises(ValueError, match="288 threads"):
-        sm90.Sm90Config("f16", 128, 256, 2, 2, producer_warps=1)
-    with pytest.raises(ValueError, match="producer_warps"):
-        sm90.Sm90Config("f16", 128, 128, 4, 1, producer_warps=1)
-    with pytest.raises(ValueError, match="producer_warps"):
-        sm90.Sm90Config("f16", 128, 64, 3, 2, producer_warps=2)
-    big = DgradProblem(256, 28, 28, 512, 128, 1, 1, 28, 28, 0, 0, 1, 1, "f16")
-    geometry = launch(config, big)
-    assert geometry.block == (288, 1, 1) and geometry.grid == (2 * sm90.SM_COUNT, 1, 1)
-    assert geometry.workspace_bytes == 2 * sm90.SM_COUNT * 3 * 128 + 128
-    # The candidates of a 1x1 problem include two-CTA kernels with a one-warp producer (one with a resident
-    # slab); each fits twice per SM.
-    one_warp = [c for c in sm90.candidate_configs(big) if c.producer_warps == 1]
-    assert {(c.tile_m, c.tile_n, c.schedule) for c in one_warp} >= {(128, 128, "cooperative"), (64, 128, "pingpong")}
-    assert any(c.resident_k == 2 for c in one_warp)
-    for c in one_warp:
-        assert c.ctas_per_sm == 2 and sm90.fits(c) and 2 * (sm90.smem_bytes(c) + 1024) <= sm90.SM_SMEM_BYTES
-
-
 RESIDENT_PROBLEMS = [
     DgradProblem(2, 9, 7, 200, 72, 1, 1, 9, 7, 0, 0, 1, 1, "f16"),    # K of 72: two K blocks, the last ragged
     DgradProblem(3, 8, 10, 136, 64, 1, 1, 4, 5, 0, 0, 2, 2, "bf16"),  # 1x1/s2: one phase of taps, three of zeros
