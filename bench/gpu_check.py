@@ -34,6 +34,7 @@ os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # JAX shares th
 import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "python"))
+from iree_cutlass.timing import torch_graph_ms  # noqa: E402
 
 REL_L2_LIMIT = 1e-2
 # f32 dgrads run 3xTF32, which keeps f32 accuracy (~1e-6); plain TF32 (~1e-3) must fail this.
@@ -104,7 +105,8 @@ def reference_dx(torch, layer: dict, dy: np.ndarray, w_hwio: np.ndarray) -> np.n
     return dx.permute(0, 2, 3, 1).contiguous().cpu().numpy()
 
 
-def cudnn_ms(torch, layer: dict, dy: np.ndarray, w_hwio: np.ndarray) -> float:
+def cudnn_run(torch, layer: dict, dy: np.ndarray, w_hwio: np.ndarray):
+    """One cuDNN dgrad call through torch convolution_backward on channels_last tensors, as a closure."""
     torch.backends.cudnn.benchmark = True
     tdtype = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}[layer["dtype"]]
     dy_t = torch.from_numpy(dy.astype(np.float32)).to(tdtype).cuda().permute(0, 3, 1, 2) \
@@ -118,6 +120,11 @@ def cudnn_ms(torch, layer: dict, dy: np.ndarray, w_hwio: np.ndarray) -> float:
     def run():
         torch.ops.aten.convolution_backward(dy_t, x_t, w_t, None, stride, pad, [1, 1], False, [0, 0], 1,
                                             [True, False, False])
+    return run
+
+
+def cudnn_ms(torch, run) -> float:
+    """A loop of host calls between two events (bound by torch's host path for short kernels)."""
     return event_median_ms(run, torch.cuda.synchronize, lambda: torch.cuda.Event(enable_timing=True))
 
 
@@ -224,7 +231,14 @@ def check_dgrad(case: dict, bundle: pathlib.Path, rng, torch, args) -> dict:
 
     if args.bench and dtype in args.bench_dtypes and not case["tag"].startswith("odd_") and not nchw:
         row["kernel_ms"] = launcher.time_ms(dy_d, w_d, dx_d)
-        row["cudnn_ms"] = cudnn_ms(torch, layer, dy, w)
+        run_cudnn = cudnn_run(torch, layer, dy, w)
+        row["cudnn_ms"] = cudnn_ms(torch, run_cudnn)
+        # The same two from CUDA-graph replays: GPU time alone, without the host launch path (timing.py).
+        try:
+            row["kernel_graph_ms"] = launcher.graph_time_ms(dy_d, w_d, dx_d, rounds=ROUNDS, calls=CALLS_PER_ROUND)
+            row["cudnn_graph_ms"] = torch_graph_ms(torch, run_cudnn, rounds=ROUNDS, calls=CALLS_PER_ROUND)
+        except Exception as error:  # noqa: BLE001 - a capture that fails must not hide the loop timings
+            row["graph_error"] = f"{type(error).__name__}: {str(error).splitlines()[0][:200]}"
         row["xla_ms"] = xla_ms(conv, dy, w)
         row["tflops"] = case["flops"] / (row["kernel_ms"] * 1e9)
     if args.iree_bench and dtype in args.bench_dtypes:
@@ -385,6 +399,8 @@ def main() -> int:
         subset = [r for r in timed if r.get("n") == n]
         result[f"geomean_n{n}"] = {
             "kernel_over_cudnn": geomean([r["kernel_ms"] / r["cudnn_ms"] for r in subset]),
+            "kernel_over_cudnn_graphs": geomean([r["kernel_graph_ms"] / r["cudnn_graph_ms"] for r in subset
+                                                 if "kernel_graph_ms" in r]),
             "xla_over_cudnn": geomean([r["xla_ms"] / r["cudnn_ms"] for r in subset]),
             **({"percent_of_roofline": geomean([r["percent_of_roofline"] for r in subset])}
                if all("percent_of_roofline" in r for r in subset) else {}),
