@@ -239,6 +239,17 @@ def check_dgrad(case: dict, bundle: pathlib.Path, rng, torch, args) -> dict:
             row["cudnn_graph_ms"] = torch_graph_ms(torch, run_cudnn, rounds=ROUNDS, calls=CALLS_PER_ROUND)
         except Exception as error:  # noqa: BLE001 - a capture that fails must not hide the loop timings
             row["graph_error"] = f"{type(error).__name__}: {str(error).splitlines()[0][:200]}"
+        copies = case.get("amortized_copies", 0)
+        if copies:
+            # The kernel alone on the amortized module's buffer set: `copies` separate dy and dx (cold in L2).
+            dys = [dy_d] + [cp.copy(dy_d) for _ in range(copies - 1)]
+            dxs = [dx_d] + [cp.empty_like(dx_d) for _ in range(copies - 1)]
+            row["kernel_rotating_ms"] = launcher.rotating_time_ms(dys, w_d, dxs, rounds=ROUNDS)
+            try:
+                row["kernel_rotating_graph_ms"] = launcher.rotating_time_ms(dys, w_d, dxs, rounds=ROUNDS, graph=True)
+            except Exception as error:  # noqa: BLE001 - as above
+                row["graph_error"] = f"{type(error).__name__}: {str(error).splitlines()[0][:200]}"
+            del dys, dxs
         row["xla_ms"] = xla_ms(conv, dy, w)
         row["tflops"] = case["flops"] / (row["kernel_ms"] * 1e9)
     if args.iree_bench and dtype in args.bench_dtypes:
@@ -349,6 +360,31 @@ def geomean(values) -> float | None:
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
 
 
+def summary(rows: list[dict]) -> dict:
+    """Geomeans over the timed layers of each dtype and batch: `geomean_<dtype>_n<batch>`."""
+    def ratio(top: str, bottom: str, subset) -> float | None:
+        return geomean([r[top] / r[bottom] for r in subset
+                        if isinstance(r.get(top), float) and isinstance(r.get(bottom), float)])
+    out = {}
+    timed = [r for r in rows if "kernel_ms" in r]
+    for dtype, n in sorted({(r["dtype"], r["n"]) for r in timed}):
+        subset = [r for r in timed if r["dtype"] == dtype and r["n"] == n]
+        out[f"geomean_{dtype}_n{n}"] = {
+            "kernel_over_cudnn": ratio("kernel_ms", "cudnn_ms", subset),
+            "kernel_over_cudnn_graphs": ratio("kernel_graph_ms", "cudnn_graph_ms", subset),
+            "xla_over_cudnn": ratio("xla_ms", "cudnn_ms", subset),
+            "iree_per_call_over_xla": ratio("iree_ms", "xla_ms", subset),
+            "iree_amortized_over_kernel": ratio("iree_amortized_ms", "kernel_ms", subset),
+            "iree_amortized_over_kernel_rotating": ratio("iree_amortized_ms", "kernel_rotating_ms", subset),
+            "iree_amortized_over_kernel_rotating_graphs": ratio("iree_amortized_ms", "kernel_rotating_graph_ms",
+                                                               subset),
+            "stock_sm_80_over_cudnn": ratio("stock_sm_80_ms", "cudnn_ms", subset),
+            **({"percent_of_roofline": geomean([r["percent_of_roofline"] for r in subset])}
+               if all("percent_of_roofline" in r for r in subset) else {}),
+            "layers": len(subset)}
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bundle", type=pathlib.Path, default=pathlib.Path("out/gpu"))
@@ -394,17 +430,7 @@ def main() -> int:
 
     add_roofline(result, manifest["cases"])
     rows = result["rows"]
-    timed = [r for r in rows if "kernel_ms" in r]
-    for n in sorted({r.get("n") for r in timed}):
-        subset = [r for r in timed if r.get("n") == n]
-        result[f"geomean_n{n}"] = {
-            "kernel_over_cudnn": geomean([r["kernel_ms"] / r["cudnn_ms"] for r in subset]),
-            "kernel_over_cudnn_graphs": geomean([r["kernel_graph_ms"] / r["cudnn_graph_ms"] for r in subset
-                                                 if "kernel_graph_ms" in r]),
-            "xla_over_cudnn": geomean([r["xla_ms"] / r["cudnn_ms"] for r in subset]),
-            **({"percent_of_roofline": geomean([r["percent_of_roofline"] for r in subset])}
-               if all("percent_of_roofline" in r for r in subset) else {}),
-            "layers": len(subset)}
+    result.update(summary(rows))
     args.out.write_text(json.dumps(result, indent=1))
 
     print(f"\n{'case':34s} {'kernel':52s} {'iree_l2':>9s} {'kern_l2':>9s} {'unwr':>5s} "

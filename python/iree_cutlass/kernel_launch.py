@@ -61,6 +61,29 @@ class KernelLauncher:
             times.append(cp.cuda.get_elapsed_time(start, end) / calls)
         return statistics.median(times)
 
+    def rotating_time_ms(self, dys, w_d, dxs, rounds: int = 7, graph: bool = False) -> float:
+        """Per-launch milliseconds of one pass over len(dys) launches, launch i reading dys[i] and writing
+        dxs[i]: what IREE's amortized module does with its separate buffers, which the single-buffer loops of
+        `time_ms` hide by keeping dy (and dx) in L2 between launches."""
+        def launch_all():
+            for dy_d, dx_d in zip(dys, dxs):
+                self.launch(dy_d, w_d, dx_d)
+        if graph:
+            from iree_cutlass.timing import cupy_graph_ms
+            return cupy_graph_ms(launch_all, rounds=rounds, calls=1) / len(dys)
+        cp = self.cupy
+        launch_all()
+        cp.cuda.Device().synchronize()
+        times = []
+        for _ in range(rounds):
+            start, end = cp.cuda.Event(), cp.cuda.Event()
+            start.record()
+            launch_all()
+            end.record()
+            end.synchronize()
+            times.append(cp.cuda.get_elapsed_time(start, end) / len(dys))
+        return statistics.median(times)
+
     def graph_time_ms(self, dy_d, w_d, dx_d, rounds: int = 7, calls: int = 20) -> float:
         """The kernel's GPU time per launch, replayed from a CUDA graph (timing.py: without the host's launch
         cost, which bounds `time_ms` for kernels under ~10 us)."""

@@ -1,0 +1,48 @@
+"""The GPU check's geomean summary (bench/gpu_check.summary): grouped by dtype and batch, failed timings
+(strings) and missing peers left out of a ratio rather than counted."""
+
+import importlib.util
+import math
+import pathlib
+
+import pytest
+
+GPU_CHECK = pathlib.Path(__file__).resolve().parents[2] / "bench" / "gpu_check.py"
+
+
+@pytest.fixture(scope="module")
+def gpu_check():
+    spec = importlib.util.spec_from_file_location("gpu_check", GPU_CHECK)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def row(dtype, n, **times):
+    return {"dtype": dtype, "n": n, **times}
+
+
+def test_summary_groups_by_dtype_and_batch(gpu_check):
+    rows = [row("f16", 8, kernel_ms=1.0, cudnn_ms=2.0, kernel_graph_ms=1.0, cudnn_graph_ms=1.0),
+            row("f16", 8, kernel_ms=1.0, cudnn_ms=8.0, kernel_graph_ms=4.0, cudnn_graph_ms=1.0),
+            row("bf16", 8, kernel_ms=3.0, cudnn_ms=1.0),
+            row("f16", 256, kernel_ms=1.0, cudnn_ms=1.0)]
+    result = gpu_check.summary(rows)
+    assert set(result) == {"geomean_f16_n8", "geomean_bf16_n8", "geomean_f16_n256"}
+    assert result["geomean_f16_n8"]["kernel_over_cudnn"] == pytest.approx(0.25)   # sqrt(0.5 * 0.125)
+    assert result["geomean_f16_n8"]["kernel_over_cudnn_graphs"] == pytest.approx(2.0)
+    assert result["geomean_f16_n8"]["layers"] == 2
+    assert result["geomean_bf16_n8"]["kernel_over_cudnn"] == pytest.approx(3.0)
+    assert result["geomean_bf16_n8"]["kernel_over_cudnn_graphs"] is None
+
+
+def test_summary_leaves_failed_timings_out_of_ratios(gpu_check):
+    rows = [row("f16", 256, kernel_ms=2.0, cudnn_ms=1.0, stock_sm_80_ms="compile failed: x", iree_amortized_ms=2.2,
+                kernel_rotating_ms=2.0),
+            row("f16", 256, kernel_ms=1.0, cudnn_ms=1.0, stock_sm_80_ms=10.0, iree_amortized_ms=1.0,
+                kernel_rotating_ms=1.25)]
+    result = gpu_check.summary(rows)["geomean_f16_n256"]
+    assert result["stock_sm_80_over_cudnn"] == pytest.approx(10.0)
+    assert result["iree_amortized_over_kernel"] == pytest.approx(math.sqrt(1.1 * 1.0))
+    assert result["iree_amortized_over_kernel_rotating"] == pytest.approx(math.sqrt(1.1 * 0.8))
+    assert result["kernel_over_cudnn"] == pytest.approx(math.sqrt(2.0))
