@@ -208,10 +208,12 @@ def table(args) -> int:
         entries[row["key"]] = {"config": valid[0]["config"], "ms": round(valid[0]["ms"], 5),
                                "runner_up_ms": round(valid[1]["ms"], 5) if len(valid) > 1 else None,
                                "candidates": len(row["candidates"]), "valid": len(valid),
+                               "timing": results.get("timing", "loop"),
                                **({"cudnn_ms": round(row["cudnn_ms"], 5)} if "cudnn_ms" in row else {})}
     document = {"card": args.card, "measured_on": results["card"], "driver": results["driver"],
                 "arch": results["arch"], "measured": results["measured"],
-                "how": "iree-cutlass-tune measure: median of CUDA-event loops per candidate; fastest valid wins",
+                "how": "iree-cutlass-tune measure: per candidate the median of CUDA-event loops of launches "
+                       "(timing: loop) or of CUDA-graph replays (timing: graph); the fastest valid one wins",
                 "entries": dict(sorted(entries.items()))}
     temporary = path.with_suffix(".json.tmp")
     temporary.write_text(json.dumps(document, indent=1) + "\n")

@@ -54,3 +54,18 @@ def test_table_skips_problems_with_no_valid_candidate_and_keeps_old_entries(tmp_
     entries = json.loads(out.read_text())["entries"]
     assert list(entries) == [first.key()]
     assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_table_records_how_each_entry_was_timed(tmp_path):
+    problems = [dgrad_problem(layer) for layer in resnet50_layers((8, 256), ("f16",))[:1] +
+                resnet50_layers((256,), ("f16",))[:1]]
+    out = tmp_path / "h200.json"
+    for problem, timing in ((problems[0], "graph"), (problems[1], None)):
+        results, _ = _results(problem, [0.30, 0.20])
+        if timing:
+            results["timing"] = timing
+        (tmp_path / "results.json").write_text(json.dumps(results))
+        assert tune.main(["table", "--results", str(tmp_path / "results.json"), "--out", str(out)]) == 0
+    entries = json.loads(out.read_text())["entries"]
+    assert entries[problems[0].key()]["timing"] == "graph"
+    assert entries[problems[1].key()]["timing"] == "loop"    # results written before --graph existed
