@@ -64,19 +64,33 @@ def trace_module(vmfb: pathlib.Path, arrays: list[np.ndarray], torch, calls: int
         main(*inputs)
         wall.append((time.perf_counter() - started) * 1e3)
 
-    from torch.profiler import ProfilerActivity, profile
+    from torch.profiler import ProfilerActivity, profile, record_function
     with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
         for _ in range(calls):
-            main(*inputs)
+            with record_function("iree_call"):
+                main(*inputs)
     if torch.cuda.is_available():
         torch.cuda.synchronize()
+    return {"wall_ms_median": statistics.median(wall), "wall_ms_min": min(wall),
+            **timeline_summary(_trace_events(prof), calls, "iree_call")}
+
+
+def _trace_events(prof) -> list[dict]:
     # The raw trace holds every CUPTI record of the process (IREE's launches have no torch op to hang from).
     with tempfile.TemporaryDirectory() as work:
         path = pathlib.Path(work) / "trace.json"
         prof.export_chrome_trace(str(path))
-        events = json.loads(path.read_text()).get("traceEvents", [])
+        return json.loads(path.read_text()).get("traceEvents", [])
+
+
+def timeline_summary(events: list[dict], calls: int, call_name: str) -> dict:
+    """Per call: GPU time of our kernels and of anything else, and where the rest of the call's host span goes:
+    before its first kernel starts (lead), between kernels (gaps), after the last one ends (tail). Kernels that
+    start before the previous one ended ran concurrently (overlaps)."""
     gpu = sorted((e["ts"], e["ts"] + e.get("dur", 0), e.get("name", "?"), e.get("cat", "?")) for e in events
                  if e.get("ph") == "X" and e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset"))
+    spans = sorted((e["ts"], e["ts"] + e.get("dur", 0)) for e in events
+                   if e.get("ph") == "X" and e.get("name") == call_name)
     api: dict[str, list[float]] = {}
     for e in events:
         if e.get("ph") == "X" and e.get("cat") in ("cuda_runtime", "cuda_driver"):
@@ -86,21 +100,61 @@ def trace_module(vmfb: pathlib.Path, arrays: list[np.ndarray], torch, calls: int
     names: dict[str, list[float]] = {}
     for start, end, name, cat in other:
         names.setdefault(f"{cat}: {name[:80]}", []).append((end - start) / 1e3)
+    leads, gaps, tails, overlaps = [], [], [], 0
+    for call_start, call_end in spans:
+        inside = [e for e in gpu if call_start <= e[0] <= call_end]
+        if not inside:
+            continue
+        leads.append((inside[0][0] - call_start) / 1e3)
+        tails.append(max(0.0, call_end - max(e[1] for e in inside)) / 1e3)
+        for before, after in zip(inside, inside[1:]):
+            gaps.append(max(0.0, after[0] - before[1]) / 1e3)
+            overlaps += after[0] < before[1]
     busy = sum(end - start for start, end, _, _ in gpu) / 1e3
     span_ms = (gpu[-1][1] - gpu[0][0]) / 1e3 if gpu else 0.0
+    median = lambda values: statistics.median(values) if values else None  # noqa: E731
     return {
-        "wall_ms_median": statistics.median(wall),
-        "wall_ms_min": min(wall),
         "ours_gpu_ms_per_call": sum(e - s for s, e, _, _ in ours) / 1e3 / calls,
         "ours_kernels_per_call": len(ours) / calls,
+        "ours_kernel_ms_median": median([(e - s) / 1e3 for s, e, _, _ in ours]),
         "other_gpu_ms_per_call": sum(e - s for s, e, _, _ in other) / 1e3 / calls,
         "gpu_busy_ms_per_call": busy / calls,
         "gpu_span_ms_per_call": span_ms / calls,
+        "call_span_ms_median": median([(e - s) / 1e3 for s, e in spans]),
+        "lead_ms_median": median(leads),
+        "gap_ms_per_call": sum(gaps) / max(1, len(spans)),
+        "tail_ms_median": median(tails),
+        "overlapping_kernels_per_call": overlaps / max(1, len(spans)),
         "other_by_name": {n: {"count_per_call": len(v) / calls, "ms_each_median": statistics.median(v)}
                           for n, v in sorted(names.items())},
-        "cuda_api_ms_per_call": {n: round(sum(v) / calls, 4) for n, v in
-                                 sorted(api.items(), key=lambda kv: -sum(kv[1]))[:8]},
+        "cuda_api_per_call": {n: {"count": round(len(v) / calls, 2), "ms": round(sum(v) / calls, 4)}
+                              for n, v in sorted(api.items(), key=lambda kv: -sum(kv[1]))[:10]},
     }
+
+
+def trace_kernel(bundle: pathlib.Path, case: dict, dy: np.ndarray, w: np.ndarray, torch, copies: int,
+                 calls: int) -> dict:
+    """The same kernel launched alone (CuPy) over `copies` separate dy/dx buffers, under the same tracer: how
+    long each launch runs on the GPU outside IREE."""
+    import cupy as cp
+    from torch.profiler import ProfilerActivity, profile, record_function
+    from gpu_check import device_inputs, kernel_launcher
+    layer = case["layer"]
+    launcher = kernel_launcher(bundle, case["kernel"])
+    dy_d, w_d, dx_d = device_inputs(dy, w, (layer["n"], layer["h"], layer["w"], layer["c"]), layer["dtype"],
+                                    launcher.filter_layout)
+    dys = [dy_d] + [cp.copy(dy_d) for _ in range(copies - 1)]
+    dxs = [dx_d] + [cp.empty_like(dx_d) for _ in range(copies - 1)]
+    for d_in, d_out in zip(dys, dxs):
+        launcher.launch(d_in, w_d, d_out)
+    cp.cuda.Device().synchronize()
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+        for _ in range(calls):
+            with record_function("kernel_pass"):
+                for d_in, d_out in zip(dys, dxs):
+                    launcher.launch(d_in, w_d, d_out)
+                cp.cuda.Device().synchronize()
+    return {"copies": copies, **timeline_summary(_trace_events(prof), calls, "kernel_pass")}
 
 
 def main() -> int:
@@ -137,6 +191,9 @@ def main() -> int:
                                     torch, max(3, args.calls // 4), args.allocator, args.driver)
                 many["copies"] = copies
                 row["amortized"] = many
+                if "kernel" in case:
+                    row["kernel_alone"] = trace_kernel(args.bundle, case, dy, w, torch, copies,
+                                                       max(3, args.calls // 4))
         except Exception as error:  # noqa: BLE001 - record and go on with the next case
             row["error"] = f"{type(error).__name__}: {str(error).splitlines()[0][:300]}"
         rows.append(row)

@@ -2,8 +2,10 @@
 
     ncu --clock-control none --section SpeedOfLight -k regex:iree_cutlass --launch-skip-before-match 0 \
         python3 bench/profile_kernels.py --plan out/tune --pick KEY_SUBSTRING=ENTRY_SUBSTRING ...
+        python3 bench/profile_kernels.py --bundle out/gpu --tags s2_1x1_512_128_n256_f16 ...
 
-Each pick names a problem (a substring of its key) and a candidate (a substring of its entry point); inputs are
+Each pick names a problem (a substring of its key) and a candidate (a substring of its entry point); with
+--bundle, each tag names a case of a GPU-check bundle (bench/prepare_gpu.py) and its shipped kernel. Inputs are
 random (never zeros). Only CuPy touches the GPU, so the profile holds our kernels alone.
 """
 from __future__ import annotations
@@ -20,21 +22,19 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "python"))
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--plan", type=pathlib.Path, required=True)
-    parser.add_argument("--pick", nargs="+", required=True, metavar="KEY=ENTRY")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--plan", type=pathlib.Path, help="a tuning plan (iree-cutlass-tune build)")
+    source.add_argument("--bundle", type=pathlib.Path, help="a GPU-check bundle (bench/prepare_gpu.py)")
+    parser.add_argument("--pick", nargs="+", default=[], metavar="KEY=ENTRY", help="with --plan")
+    parser.add_argument("--tags", nargs="+", default=[], metavar="TAG", help="with --bundle")
     parser.add_argument("--launches", type=int, default=2)
     args = parser.parse_args()
     import cupy as cp
     from iree_cutlass.kernel_launch import KernelLauncher, filter_in_layout
 
-    plan = json.loads((args.plan / "plan.json").read_text())
     rng = np.random.default_rng(1)
-    for pick in args.pick:
-        key_part, entry_part = pick.split("=", 1)
-        entry = next(e for e in plan["problems"] if key_part in e["key"])
-        candidate = next(c for c in entry["candidates"] if entry_part in c["entry"])
-        p = entry["problem"]
-        launcher = KernelLauncher(args.plan / "kernels" / candidate["fatbin"], candidate)
+    for label, p, fatbin, candidate in _picks(args):
+        launcher = KernelLauncher(fatbin, candidate)
         dy = rng.standard_normal((p["n"], p["p"], p["q"], p["k"]), dtype=np.float32).astype(np.float16)
         w = rng.standard_normal((p["k"], p["r"], p["s"], p["c"]), dtype=np.float32).astype(np.float16)
         dy_d = cp.asarray(dy.view(np.uint16))
@@ -43,8 +43,24 @@ def main() -> int:
         for _ in range(args.launches):
             launcher.launch(dy_d, w_d, dx_d)
         cp.cuda.Device().synchronize()
-        print(f"launched {candidate['entry']} on {entry['key']}", flush=True)
+        print(f"launched {candidate['entry']} on {label}", flush=True)
     return 0
+
+
+def _picks(args):
+    """(label, problem, fatbin, launch record) of each kernel to launch."""
+    if args.plan:
+        plan = json.loads((args.plan / "plan.json").read_text())
+        for pick in args.pick:
+            key_part, entry_part = pick.split("=", 1)
+            entry = next(e for e in plan["problems"] if key_part in e["key"])
+            candidate = next(c for c in entry["candidates"] if entry_part in c["entry"])
+            yield entry["key"], entry["problem"], args.plan / "kernels" / candidate["fatbin"], candidate
+        return
+    cases = {c["tag"]: c for c in json.loads((args.bundle / "cases.json").read_text())["cases"]}
+    for tag in args.tags:
+        kernel = cases[tag]["kernel"]
+        yield tag, kernel["problem"], args.bundle / "kernels" / kernel["fatbin"], kernel
 
 
 if __name__ == "__main__":
