@@ -165,6 +165,8 @@ def main() -> int:
     parser.add_argument("--flag", dest="flags", action="append", default=[], metavar="FLAG",
                         help="an IREE runtime flag (--flag=--cuda_async_allocations=false; repeatable)")
     parser.add_argument("--calls", type=int, default=CALLS)
+    parser.add_argument("--variant", default="", help="trace vmfb/TAG.ours.VARIANT.vmfb (and ours_x16.VARIANT) "
+                        "instead: the same modules compiled with other flags")
     parser.add_argument("--allocator", nargs="*", default=[], help="device allocator specs, e.g. caching")
     parser.add_argument("--driver", default="cuda", help="IREE HAL driver (local-task runs this script on a CPU)")
     args = parser.parse_args()
@@ -183,11 +185,13 @@ def main() -> int:
         _, dy, w = layer_inputs(rng, case["layer"])
         row = {"tag": tag, "flags": args.flags, "allocators": args.allocator}
         try:
-            row["single"] = trace_module(args.bundle / "vmfb" / f"{tag}.ours.vmfb", [dy, w], torch, args.calls,
+            suffix = f".{args.variant}" if args.variant else ""
+            row["variant"] = args.variant or "shipped"
+            row["single"] = trace_module(args.bundle / "vmfb" / f"{tag}.ours{suffix}.vmfb", [dy, w], torch, args.calls,
                                          args.allocator, args.driver)
             copies = case.get("amortized_copies")
             if copies:
-                many = trace_module(args.bundle / "vmfb" / f"{tag}.ours_x{copies}.vmfb", [dy] * copies + [w],
+                many = trace_module(args.bundle / "vmfb" / f"{tag}.ours_x{copies}{suffix}.vmfb", [dy] * copies + [w],
                                     torch, max(3, args.calls // 4), args.allocator, args.driver)
                 many["copies"] = copies
                 row["amortized"] = many

@@ -112,15 +112,25 @@ def _output(invocation, to_vmfb: bool) -> bytes:
 
 
 def _set_flags(session: Session, flags: list[str]) -> None:
+    """Session-scoped flags go to the session; iree-compile's process-wide ones (for example
+    --iree-hal-indirect-command-buffers, --iree-hal-memoization) to LLVM's global options, as iree-compile does."""
     try:
         session.set_flags(*flags)
+        return
     except ValueError:
-        # IREE says only "Error parsing flags" (LLVM has printed its reason, if any, to stderr); name the flag
-        # it refused by trying them one at a time in a scratch session, with stderr muted to avoid repeats.
-        with _stderr_muted():
-            refused = next((f for f in flags if not _flag_accepted(f)), None)
-        raise CompileError(f"unknown or invalid compiler flag '{refused}'" if refused else
-                           "invalid compiler flags: " + " ".join(flags)) from None
+        pass
+    # IREE says only "Error parsing flags" (LLVM has printed its reason, if any, to stderr); try the flags one
+    # at a time in a scratch session, with stderr muted to avoid repeats, to find the ones it does not scope.
+    with _stderr_muted():
+        refused = [f for f in flags if not _flag_accepted(f)]
+    unknown = [f for f in refused if _flag_name(f) not in _global_option_names()]
+    if unknown:
+        raise CompileError(f"unknown or invalid compiler flag '{unknown[0]}'")
+    _set_global_flags(refused)
+    try:
+        session.set_flags(*[f for f in flags if f not in refused])
+    except ValueError:
+        raise CompileError("invalid compiler flags: " + " ".join(flags)) from None
 
 
 def _flag_accepted(flag: str) -> bool:
@@ -129,6 +139,67 @@ def _flag_accepted(flag: str) -> bool:
         return True
     except ValueError:
         return False
+
+
+def _flag_name(flag: str) -> str:
+    return flag.lstrip("-").split("=", 1)[0]
+
+
+_GLOBAL_OPTION_NAMES: set[str] | None = None
+
+
+def _global_option_names() -> set[str]:
+    """Every option iree-compile registers, hidden ones included (read once from `iree-compile --help-hidden`)."""
+    global _GLOBAL_OPTION_NAMES
+    if _GLOBAL_OPTION_NAMES is None:
+        import subprocess
+        from iree.compiler.tools.binaries import find_tool
+        listing = subprocess.run([find_tool("iree-compile"), "--help-hidden"], capture_output=True, text=True)
+        _GLOBAL_OPTION_NAMES = set(re.findall(r"^\s+--([A-Za-z0-9][\w.-]*)", listing.stdout, re.MULTILINE))
+    return _GLOBAL_OPTION_NAMES
+
+
+_GLOBAL_FLAGS_SET: tuple[str, ...] | None = None
+
+
+def _set_global_flags(flags: list[str]) -> None:
+    """LLVM's global options can be parsed once per process (iree-compile does it at start-up); a later
+    compile in the same process may repeat the same ones, not change them."""
+    global _GLOBAL_FLAGS_SET
+    wanted = tuple(flags)
+    if _GLOBAL_FLAGS_SET is not None:
+        if wanted != _GLOBAL_FLAGS_SET:
+            raise CompileError("process-wide compiler flags were already set in this process to "
+                               f"'{' '.join(_GLOBAL_FLAGS_SET) or 'none'}'; cannot change them to '{' '.join(wanted)}'")
+        return
+    problem = _global_flags_problem(flags)
+    if problem:
+        raise CompileError(f"invalid compiler flag: {problem}")
+    ctypes_dl._initializeGlobalCL("iree-cutlass-compile", *flags)
+    _GLOBAL_FLAGS_SET = wanted
+
+
+def _global_flags_problem(flags: list[str]) -> str | None:
+    """LLVM's parser exits the process on a bad global flag value, so parse them first in a forked child;
+    its first line of complaint, if any, is the problem."""
+    read_end, write_end = os.pipe()
+    child = os.fork()
+    if child == 0:  # the child: parse, and report through the pipe (stderr)
+        try:
+            os.close(read_end)
+            os.dup2(write_end, 2)
+            ctypes_dl._initializeGlobalCL("iree-cutlass-compile", *flags)
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end) as complaint:
+        text = complaint.read()
+    _, status = os.waitpid(child, 0)
+    if os.waitstatus_to_exitcode(status) == 0:
+        return None
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    first = lines[0] if lines else " ".join(flags)
+    return first.removeprefix("iree-cutlass-compile: ")
 
 
 @contextlib.contextmanager

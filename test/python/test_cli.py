@@ -70,7 +70,29 @@ def test_unknown_compiler_flag(dgrad_file):
 
 def test_bad_flag_value(dgrad_file):
     assert_one_line_error(run_tool("compile", "--iree-plugin=cutlass", *CUDA, "--iree-opt-level=O9",
-                                   str(dgrad_file)), fragment="--iree-opt-level=O9")
+                                   str(dgrad_file)), fragment="'O9'")
+
+
+def test_process_wide_iree_compile_flags_are_accepted(dgrad_file, tmp_path):
+    # iree-compile's global (not session-scoped) options reach LLVM's global parser, as in iree-compile:
+    # without memoized, indirect command buffers the VM program executes a direct command buffer per call.
+    out = tmp_path / "out.vm.mlir"
+    base = ["--iree-plugin=cutlass", *CUDA, str(dgrad_file), "--compile-to=vm", "-o", str(out)]
+    done = run_tool("compile", *base)
+    assert done.returncode == 0, done.stderr
+    assert "hal.device.queue.execute.indirect" in out.read_text()
+    done = run_tool("compile", *base, "--iree-hal-indirect-command-buffers=false", "--iree-hal-memoization=false")
+    assert done.returncode == 0, done.stderr
+    program = out.read_text()
+    assert "hal.device.queue.execute.indirect" not in program and "hal.device.queue.execute" in program
+
+
+def test_bad_value_of_a_process_wide_flag(dgrad_file, tmp_path):
+    out = tmp_path / "out.vmfb"
+    assert_one_line_error(run_tool("compile", "--iree-plugin=cutlass", *CUDA, "--iree-hal-memoization=maybe",
+                                   str(dgrad_file), "-o", str(out)),
+                          fragment="'maybe' is invalid value")
+    assert not out.exists()
 
 
 def test_unknown_plugin(dgrad_file):
