@@ -303,6 +303,13 @@ struct DgradKernel {
                                                     GMMA::Major::K, GMMA::Major::K>());
   using TiledMma = decltype(make_tiled_mma(
       MmaOp{}, Layout<Shape<Int<kPingpong ? 1 : 2>, _1, _1>>{}));
+  // The same warpgroups on one 64-channel block: the layout stage_block converts and stores a block in.
+  using BlockTiledMma = decltype(make_tiled_mma(
+      decltype(SM90::GMMA::ss_op_selector<Element, Element, float, Shape<_64, Int<kTileK>, Int<kTileK>>,
+                                          GMMA::Major::K, GMMA::Major::K>()){},
+      Layout<Shape<Int<kPingpong ? 1 : 2>, _1, _1>>{}));
+  using SmemLayoutBlock = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
+                                                 make_shape(Int<kTileM>{}, Int<kTileK>{})));
   static constexpr int kMmaThreads = kPingpong ? 128 : 256;      // threads sharing one tile
   static constexpr int kStagingBuffers = kPingpong ? 2 : 1;      // one per tile in flight in the consumers
 
@@ -523,12 +530,9 @@ struct DgradKernel {
     Tensor sA = make_tensor(make_smem_ptr(smem.a), SmemLayoutA{});  // (M, K, stage)
     Tensor sB = make_tensor(make_smem_ptr(smem.b), SmemLayoutB{});  // (N, K, stage)
     Element* staging = smem.staging[kPingpong ? wg : 0];
-    Tensor sD = make_tensor(make_smem_ptr(staging), SmemLayoutD{});  // (M, N)
     Tensor tCrA = thr_mma.make_fragment_A(thr_mma.partition_A(sA));  // wgmma descriptors (MMA, M, K, stage)
     Tensor tCrB = thr_mma.make_fragment_B(thr_mma.partition_B(sB));
     Tensor accum = partition_fragment_C(tiled_mma, Shape<Int<kTileM>, Int<kTileN>>{});
-    Tensor tCsD = thr_mma.partition_C(sD);
-    tiled_mma.accumulate_ = GMMA::ScaleOut::One;
 
     // One thread per tile owner issues the dx stores; it acquires the phases' descriptors once.
     bool const storer = mma_thread == 0;
@@ -576,7 +580,9 @@ struct DgradKernel {
       }
 
       if constexpr (kResident) cutlass::arch::ClusterTransactionBarrier::wait(&smem.b_full, (slabs - 1) & 1u);
-      clear(accum);
+      // The tile's first wgmma overwrites the accumulator (scale-d 0) rather than adding to a zeroed one: no
+      // 64-128 register clears per tile (3.2 M of the c512/k128 layer's 29.5 M instructions).
+      tiled_mma.accumulate_ = GMMA::ScaleOut::Zero;
       int previous = -1;
       for (int it = 0; it < iterations; ++it) {
         cutlass::arch::ClusterTransactionBarrier::wait(&smem.full[stage], phase_bit);
@@ -586,6 +592,7 @@ struct DgradKernel {
         for (int kb = 0; kb < size<2>(tCrA); ++kb) {
           // Resident filter: 1x1, so iteration `it` is K block `it` of the slab.
           cute::gemm(tiled_mma, tCrA(_, _, kb, stage), tCrB(_, _, kb, kResident ? it : stage), accum);
+          tiled_mma.accumulate_ = GMMA::ScaleOut::One;
         }
         warpgroup_commit_batch();
         // Keep one batch in flight; the one before it has finished reading its stage, so free that stage.
@@ -601,6 +608,14 @@ struct DgradKernel {
       warpgroup_wait<0>();
       warpgroup_fence_operand(accum);
       if (previous >= 0) release(smem, previous, lane);
+      if (iterations == 0) {
+        // A tile no filter tap reaches (an empty phase of a strided layer) is zeros. The empty asm keeps
+        // this a branch: if-converted, it became 128 selects on every tile, and as an else arm around the
+        // mainloop the accumulator spilled and ptxas serialized the wgmmas.
+        asm volatile("" ::: "memory");
+        clear(accum);
+        warpgroup_fence_operand(accum);
+      }
       if constexpr (kPingpong) {
         if (mma_thread == 0) cutlass::arch::ClusterBarrier::arrive(&smem.turn[wg ^ 1]);  // the other's turn
       }
@@ -608,7 +623,7 @@ struct DgradKernel {
       // A cluster peer's tile can outlive this CTA's one at the edge: then this CTA only helped load.
       if (!t.live) continue;
       if constexpr (kStoreSlots > 0) {
-        store_blocks(accum, thr_mma, staging, store_slot, storer, wg,
+        store_blocks(accum, mma_thread, staging, store_slot, storer, wg,
                      slot + (2 + t.ph * walk.d.stride_w + t.pw) * kDescBytes, t);
         continue;
       }
@@ -620,11 +635,10 @@ struct DgradKernel {
       // Epilogue: wait until the previous tile's stores have read the staging tile, then stage this one.
       if (storer) tma_store_wait<0>();
       tile_sync(wg);
-      // Fragment elements e and e + 1 are columns n and n + 1 of one row (n even), adjacent in the swizzled
-      // staging tile too: convert each pair and store it as one 32-bit word at the MMA's own C partition.
+      // The staging tile holds its 64-channel blocks one after another (kTileM x 64 each).
       CUTE_UNROLL
-      for (int e = 0; e < size(accum); e += 2) {
-        *reinterpret_cast<uint32_t*>(&tCsD(e)) = pack_pair(accum(e), accum(e + 1));
+      for (int block = 0; block < kTileN / kTileK; ++block) {
+        stage_block(accum, block, staging + block * kTileM * kTileK, mma_thread);
       }
       cutlass::arch::fence_view_async_shared();  // make the stores visible to the TMA (async proxy)
       tile_sync(wg);
@@ -645,13 +659,10 @@ struct DgradKernel {
 
   // The epilogue through the store ring: each 64-channel block of the tile is converted into the next ring
   // slot, once the store that used that slot E blocks ago has read it, and stored on its own bulk group.
-  template <class Accum, class ThrMma>
-  static __device__ __forceinline__ void store_blocks(Accum const& accum, ThrMma const& thr_mma, Element* ring,
+  template <class Accum>
+  static __device__ __forceinline__ void store_blocks(Accum const& accum, int mma_thread, Element* ring,
                                                       int& store_slot, bool storer, int wg, void const* desc_d,
                                                       Tile const& t) {
-    // The wgmma accumulator of one thread is ((2, 2, kTileN / 8), MMA_M, 1): column pairs, row halves and
-    // 8-column groups, so 64-channel block b is flat elements [32 b, 32 b + 32) of mode 0.
-    static_assert(size<0>(Accum{}) == kTileN / 2 && size<2>(Accum{}) == 1, "unexpected accumulator layout");
     constexpr int kBlocks = kTileN / kTileK;
     constexpr int kBlockElements = kTileM * kTileK;
     CUTE_UNROLL
@@ -659,17 +670,7 @@ struct DgradKernel {
       if (storer) tma_store_wait<kStoreSlots - 1>();  // the store issued kStoreSlots blocks ago has read its slot
       tile_sync(wg);
       Element* slot_base = ring + store_slot * kBlockElements;
-      // The tile's staging layout puts block b at b * kBlockElements; shifting the base by that (a multiple of
-      // 1 KiB, so the address swizzle is unchanged) lands block b's elements in this slot.
-      Tensor sD = make_tensor(make_smem_ptr(slot_base - block * kBlockElements), SmemLayoutD{});
-      Tensor tCsD = thr_mma.partition_C(sD);
-      CUTE_UNROLL
-      for (int mm = 0; mm < size<1>(accum); ++mm) {
-        CUTE_UNROLL
-        for (int v = block * 32; v < block * 32 + 32; v += 2) {
-          *reinterpret_cast<uint32_t*>(&tCsD(v, mm, 0)) = pack_pair(accum(v, mm, 0), accum(v + 1, mm, 0));
-        }
-      }
+      stage_block(accum, block, slot_base, mma_thread);
       cutlass::arch::fence_view_async_shared();
       tile_sync(wg);
       if (storer) {
@@ -776,6 +777,32 @@ struct DgradKernel {
     pair[0] = Element(lo);
     pair[1] = Element(hi);
     return reinterpret_cast<uint32_t const&>(pair);
+  }
+
+  // Converts 64-channel block `block` of this thread's accumulator and writes it with stmatrix (four 8x8
+  // matrices per instruction) into `slot`: kTileM x 64 in the 128-byte swizzle the dx TMA store reads. One
+  // stmatrix replaces eight 32-bit stores and their swizzled address arithmetic, which made the epilogue the
+  // kernel's largest instruction stream (ncu, session 7).
+  template <class Accum>
+  static __device__ __forceinline__ void stage_block(Accum const& accum, int block, Element* slot, int mma_thread) {
+    static_assert(size<0>(Accum{}) == kTileN / 2 && size<2>(Accum{}) == 1, "unexpected accumulator layout");
+    BlockTiledMma block_mma;
+    auto tiled_store = make_tiled_copy_C(Copy_Atom<SM90_U32x4_STSM_N, Element>{}, block_mma);
+    auto thr_store = tiled_store.get_slice(mma_thread);
+    Tensor tSsD = thr_store.partition_D(make_tensor(make_smem_ptr(slot), SmemLayoutBlock{}));
+    // The wgmma accumulator of one thread is ((2, 2, kTileN / 8), MMA_M, 1): column pairs, row halves and
+    // 8-column groups, so block b is flat elements [32 b, 32 b + 32) of mode 0 of every MMA_M slice: the
+    // accumulator a 64-channel MMA would hold.
+    auto block_shape = shape(partition_fragment_C(block_mma, Shape<Int<kTileM>, Int<kTileK>>{}));
+    Tensor acc = make_tensor(accum.data() + 32 * block,
+                             make_layout(block_shape, make_stride(make_stride(_1{}, _2{}, _4{}),
+                                                                  Int<kTileN / 2>{}, _0{})));
+    Tensor converted = make_tensor<Element>(block_shape);
+    CUTE_UNROLL
+    for (int v = 0; v < size(acc); v += 2) {
+      *reinterpret_cast<uint32_t*>(&converted(v)) = pack_pair(acc(v), acc(v + 1));
+    }
+    copy(tiled_store, thr_store.retile_S(converted), tSsD);
   }
 
   static __device__ __forceinline__ void release_slab(SharedStorage& smem, int lane) {
