@@ -25,6 +25,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bundle", type=pathlib.Path, nargs="+", default=[pathlib.Path("out/gpu")],
                         help="one or more bundles; each distinct kernel runs once, on its smallest case")
+    parser.add_argument("--only", default="", metavar="SUBSTRING",
+                        help="only kernels whose entry point contains this (e.g. _sm90_)")
     args = parser.parse_args()
     cases = [{**c, "bundle": bundle} for bundle in args.bundle
              for c in json.loads((bundle / "cases.json").read_text())["cases"] if "kernel" in c]
@@ -32,7 +34,8 @@ def main() -> int:
     for case in sorted(cases, key=lambda c: c["flops"]):
         # Bundles record each kernel at a small batch of its layer too ("sanitize_kernel"): run that one.
         case = {**case, "kernel": case.get("sanitize_kernel", case["kernel"])}
-        smallest.setdefault(case["kernel"]["entry"], case)
+        if args.only in case["kernel"]["entry"]:
+            smallest.setdefault(case["kernel"]["entry"], case)
     rng = np.random.default_rng(7)
     failures = 0
     for entry, case in sorted(smallest.items()):

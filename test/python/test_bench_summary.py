@@ -31,6 +31,7 @@ def test_summary_groups_by_dtype_and_batch(gpu_check):
     assert set(result) == {"geomean_f16_n8", "geomean_bf16_n8", "geomean_f16_n256"}
     assert result["geomean_f16_n8"]["kernel_over_cudnn"] == pytest.approx(0.25)   # sqrt(0.5 * 0.125)
     assert result["geomean_f16_n8"]["kernel_over_cudnn_graphs"] == pytest.approx(2.0)
+    assert result["geomean_f16_n8"]["kernel_graph_over_cudnn_loop"] == pytest.approx(0.5)  # sqrt(0.5 * 0.5)
     assert result["geomean_f16_n8"]["layers"] == 2
     assert result["geomean_bf16_n8"]["kernel_over_cudnn"] == pytest.approx(3.0)
     assert result["geomean_bf16_n8"]["kernel_over_cudnn_graphs"] is None
