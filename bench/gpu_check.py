@@ -163,6 +163,15 @@ def device_inputs(dy: np.ndarray, w_hwio: np.ndarray, dx_shape, dtype: str, layo
     return cp.asarray(dy.view(bits)), cp.asarray(w_kernel.view(bits)), poisoned_output(dx_shape, dtype)
 
 
+def rotating_buffers(dy_d, dx_d, copies: int) -> tuple[list, list]:
+    """`copies` separate dy (copies of dy_d) and dx buffers, the first ones dy_d and dx_d themselves: the buffer
+    set of the amortized module, whose dgrads each read and write their own (cold in L2)."""
+    import cupy as cp
+    dys = [dy_d] + [cp.copy(dy_d) for _ in range(copies - 1)]
+    dxs = [dx_d] + [cp.empty_like(dx_d) for _ in range(copies - 1)]
+    return dys, dxs
+
+
 def iree_benchmark_ms(vmfb: pathlib.Path, inputs: list[np.ndarray], extra_flags=()) -> float | str:
     """Per-call real time (median of repetitions) from iree-benchmark-module, or the failure."""
     with tempfile.TemporaryDirectory() as work:
@@ -242,8 +251,7 @@ def check_dgrad(case: dict, bundle: pathlib.Path, rng, torch, args) -> dict:
         copies = case.get("amortized_copies", 0)
         if copies:
             # The kernel alone on the amortized module's buffer set: `copies` separate dy and dx (cold in L2).
-            dys = [dy_d] + [cp.copy(dy_d) for _ in range(copies - 1)]
-            dxs = [dx_d] + [cp.empty_like(dx_d) for _ in range(copies - 1)]
+            dys, dxs = rotating_buffers(dy_d, dx_d, copies)
             row["kernel_rotating_ms"] = launcher.rotating_time_ms(dys, w_d, dxs, rounds=ROUNDS)
             try:
                 row["kernel_rotating_graph_ms"] = launcher.rotating_time_ms(dys, w_d, dxs, rounds=ROUNDS, graph=True)

@@ -132,19 +132,17 @@ def timeline_summary(events: list[dict], calls: int, call_name: str) -> dict:
     }
 
 
-def trace_kernel(bundle: pathlib.Path, case: dict, dy: np.ndarray, w: np.ndarray, torch, copies: int,
-                 calls: int) -> dict:
+def trace_kernel(bundle: pathlib.Path, case: dict, dy: np.ndarray, w: np.ndarray, copies: int, calls: int) -> dict:
     """The same kernel launched alone (CuPy) over `copies` separate dy/dx buffers, under the same tracer: how
     long each launch runs on the GPU outside IREE."""
     import cupy as cp
     from torch.profiler import ProfilerActivity, profile, record_function
-    from gpu_check import device_inputs, kernel_launcher
+    from gpu_check import device_inputs, kernel_launcher, rotating_buffers
     layer = case["layer"]
     launcher = kernel_launcher(bundle, case["kernel"])
     dy_d, w_d, dx_d = device_inputs(dy, w, (layer["n"], layer["h"], layer["w"], layer["c"]), layer["dtype"],
                                     launcher.filter_layout)
-    dys = [dy_d] + [cp.copy(dy_d) for _ in range(copies - 1)]
-    dxs = [dx_d] + [cp.empty_like(dx_d) for _ in range(copies - 1)]
+    dys, dxs = rotating_buffers(dy_d, dx_d, copies)
     for d_in, d_out in zip(dys, dxs):
         launcher.launch(d_in, w_d, d_out)
     cp.cuda.Device().synchronize()
@@ -177,6 +175,7 @@ def main() -> int:
     cases = {c["tag"]: c for c in json.loads((args.bundle / "cases.json").read_text())["cases"]}
     rng = np.random.default_rng(11)
     rows = []
+    suffix = f".{args.variant}" if args.variant else ""
     for tag in args.tags:
         if tag not in cases:
             print(f"[trace] no case {tag}", file=sys.stderr)
@@ -185,7 +184,6 @@ def main() -> int:
         _, dy, w = layer_inputs(rng, case["layer"])
         row = {"tag": tag, "flags": args.flags, "allocators": args.allocator}
         try:
-            suffix = f".{args.variant}" if args.variant else ""
             row["variant"] = args.variant or "shipped"
             row["single"] = trace_module(args.bundle / "vmfb" / f"{tag}.ours{suffix}.vmfb", [dy, w], torch, args.calls,
                                          args.allocator, args.driver)
@@ -196,8 +194,7 @@ def main() -> int:
                 many["copies"] = copies
                 row["amortized"] = many
                 if "kernel" in case:
-                    row["kernel_alone"] = trace_kernel(args.bundle, case, dy, w, torch, copies,
-                                                       max(3, args.calls // 4))
+                    row["kernel_alone"] = trace_kernel(args.bundle, case, dy, w, copies, max(3, args.calls // 4))
         except Exception as error:  # noqa: BLE001 - record and go on with the next case
             row["error"] = f"{type(error).__name__}: {str(error).splitlines()[0][:300]}"
         rows.append(row)
