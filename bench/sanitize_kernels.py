@@ -1,5 +1,5 @@
-"""Launches every distinct kernel of GPU bundles once, on the smallest case that uses it (at batch <= 4 of its
-layer), for compute-sanitizer.
+"""Launches every distinct kernel of GPU bundles (and of tuning plans) once, on the smallest case that uses it
+(at batch <= 4 of its layer), for compute-sanitizer.
 
     compute-sanitizer --tool memcheck  python3 bench/sanitize_kernels.py --bundle out/gpu [out/random ...]
     compute-sanitizer --tool racecheck python3 bench/sanitize_kernels.py --bundle out/gpu [out/random ...]
@@ -23,18 +23,26 @@ from gpu_check import device_inputs, kernel_launcher, numpy_dtype, random_array 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bundle", type=pathlib.Path, nargs="+", default=[pathlib.Path("out/gpu")],
-                        help="one or more bundles; each distinct kernel runs once, on its smallest case")
-    parser.add_argument("--only", default="", metavar="SUBSTRING",
-                        help="only kernels whose entry point contains this (e.g. _sm90_)")
+    parser.add_argument("--bundle", type=pathlib.Path, nargs="+", default=None,
+                        help="one or more bundles (default: out/gpu, unless plans are given); each distinct kernel "
+                             "runs once, on its smallest case")
+    parser.add_argument("--only", nargs="+", default=[""], metavar="SUBSTRING",
+                        help="only kernels whose entry point contains one of these (e.g. _sm90_)")
+    parser.add_argument("--plan", type=pathlib.Path, nargs="+", default=[],
+                        help="tuning plans (iree-cutlass-tune build) too: every candidate kernel, on the smallest "
+                             "problem that lists it (build the plan at a small batch, e.g. --batches 2)")
     args = parser.parse_args()
-    cases = [{**c, "bundle": bundle} for bundle in args.bundle
+    bundles = args.bundle if args.bundle is not None else [] if args.plan else [pathlib.Path("out/gpu")]
+    cases = [{**c, "bundle": bundle} for bundle in bundles
              for c in json.loads((bundle / "cases.json").read_text())["cases"] if "kernel" in c]
+    cases += [plan_case(plan, entry, candidate) for plan in args.plan
+              for entry in json.loads((plan / "plan.json").read_text())["problems"]
+              for candidate in entry["candidates"]]
     smallest: dict[str, dict] = {}
     for case in sorted(cases, key=lambda c: c["flops"]):
         # Bundles record each kernel at a small batch of its layer too ("sanitize_kernel"): run that one.
         case = {**case, "kernel": case.get("sanitize_kernel", case["kernel"])}
-        if args.only in case["kernel"]["entry"]:
+        if any(part in case["kernel"]["entry"] for part in args.only):
             smallest.setdefault(case["kernel"]["entry"], case)
     rng = np.random.default_rng(7)
     failures = 0
@@ -55,6 +63,14 @@ def main() -> int:
         print(f"{entry:64s} on {case['tag']:28s} unwritten={unwritten}", flush=True)
     print(f"{len(smallest) - failures} passed, {failures} failed")
     return 1 if failures else 0
+
+
+def plan_case(plan: pathlib.Path, entry: dict, candidate: dict) -> dict:
+    """A plan's candidate in the shape of a bundle case (the plan holds its fatbins under kernels/ as a bundle)."""
+    p = entry["problem"]
+    return {"bundle": plan, "tag": entry["key"][:28], "layer": {"dtype": p["dtype"]},
+            "flops": 2 * p["n"] * p["p"] * p["q"] * p["k"] * p["r"] * p["s"] * p["c"],
+            "kernel": {**candidate, "problem": p}}
 
 
 if __name__ == "__main__":

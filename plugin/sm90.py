@@ -1,7 +1,8 @@
 """Hopper (sm_90a) dgrad kernels: TMA loads and warpgroup MMA, per output phase, persistent (sm90_dgrad.cuh).
 
 The kernels follow IREE's hal.dispatch.extern CUDA ABI: (const T* dy, const T* w_rsck, T* dx, uint8_t*
-workspace, then 17 uint32 push constants). The filter is the forward filter in RSCK (HWIO) order; the workspace
+workspace, then 35 uint32 push constants: the shape, the box, the descriptor slots, and the tile walk's six
+divisors with their multiply-high constants). The filter is the forward filter in RSCK (HWIO) order; the workspace
 holds the TMA descriptors each CTA builds on the device (256 bytes per CTA).
 """
 from __future__ import annotations
@@ -25,7 +26,7 @@ THREADS = 384                 # one producer and two consumer warpgroups
 DESCRIPTOR_BYTES = 128
 WARPS = THREADS // 32
 WORKSPACE_SLACK = 128         # the kernel aligns the workspace to 128 bytes
-CONSTANTS = 17
+CONSTANTS = 35
 
 # H200: 132 SMs; the opt-in shared memory per block is 232448 B, and each resident CTA also costs 1 KiB of
 # reserved shared memory out of the SM's 233472 B.
@@ -57,6 +58,8 @@ class Sm90Config:
     store_slots: int = 0  # 0: the whole output tile is staged at once; E >= 2: a ring of E slots of tile_m x 64,
                           # one 64-channel block staged and stored at a time (stores overlap the conversion)
     split_k: int = 1   # CTAs of a cluster splitting each tile's reduction, summed through distributed shared memory
+    wg_stores: bool = False  # cooperative 128-row tiles with a store ring: each consumer warpgroup stages and
+                             # stores its own 64 rows (own barrier, own storer), so neither waits for the other
 
     family: ClassVar[str] = FAMILY
 
@@ -89,6 +92,9 @@ class Sm90Config:
                                  or self.store_slots):
             raise ValueError("split-K kernels are cooperative, without an M cluster, a resident filter or a "
                              "store ring")
+        if self.wg_stores and (self.schedule != "cooperative" or self.tile_m != 128 or self.store_slots < 2
+                               or self.split_k > 1):
+            raise ValueError("warpgroup stores are for cooperative 128-row tiles with a store ring, without split-K")
         if self.ctas_per_sm == 2 and self.rows_per_warpgroup * self.tile_n > 64 * 64:
             # Two CTAs leave 80 registers a thread: ptxas needs ~90 for a 64x128 f32 accumulator.
             raise ValueError(f"tile {self.tile_m}x{self.tile_n} needs more registers than two CTAs per SM leave")
@@ -104,6 +110,7 @@ class Sm90Config:
                 f"{f'_m{self.cluster}' if self.cluster > 1 else ''}"
                 f"{f'_rk{self.resident_k}' if self.resident_k else ''}"
                 f"{f'_e{self.store_slots}' if self.store_slots else ''}"
+                f"{'_ws' if self.wg_stores else ''}"
                 f"{f'_k{self.split_k}' if self.split_k > 1 else ''}")
 
     @property
@@ -236,13 +243,35 @@ def workspace_bytes(config: Sm90Config, problem: DgradProblem) -> int:
     return slots * descriptors_per_cta(problem) * DESCRIPTOR_BYTES + WORKSPACE_SLACK
 
 
+def fast_divisor(value: int) -> tuple[int, int, int]:
+    """(value, multiplier, shift) with x // value == (x * multiplier >> 32) >> shift for 0 <= x < 2**31
+    (CUTLASS's FastDivmod; value 1 is a copy on the device, multiplier and shift unused)."""
+    if not 1 <= value <= 2**31 - 1:
+        raise ValueError(f"divisor {value} is outside [1, 2^31)")
+    if value == 1:
+        return 1, 0, 0
+    power = 31 + (value - 1).bit_length()        # 31 + ceil(log2(value))
+    return value, -(-(1 << power) // value), power - 32
+
+
+def walk_divisors(config: Sm90Config, problem: DgradProblem, box: Box) -> list[int]:
+    """The divisors of TileWalk::decode, each as fast_divisor's triple: channel blocks, phases, boxes across a
+    phase's columns and rows, and the two strides."""
+    p = problem
+    rows_max, cols_max = -(-p.h // p.stride_h), -(-p.w // p.stride_w)
+    divisors = (-(-p.c // config.tile_n), p.stride_h * p.stride_w, -(-cols_max // box.w), -(-rows_max // box.h),
+                p.stride_h, p.stride_w)
+    return [part for divisor in divisors for part in fast_divisor(divisor)]
+
+
 def push_constants(config: Sm90Config, problem: DgradProblem) -> list[int]:
-    """The 17 uint32 push constants in kernel-parameter order."""
+    """The CONSTANTS uint32 push constants in kernel-parameter order."""
     p = problem
     geometry = launch_geometry(config, problem)
     box = geometry.box
     return checked_push_constants([p.n, p.h, p.w, p.c, p.k, p.r, p.s, p.p, p.q, p.pad_h, p.pad_w,
-                                   p.stride_h, p.stride_w, box.n, box.h, box.w, geometry.grid[0]])
+                                   p.stride_h, p.stride_w, box.n, box.h, box.w, geometry.grid[0]]) + \
+        walk_divisors(config, problem, box)
 
 
 def supports(config: Sm90Config, problem: DgradProblem) -> str | None:
@@ -274,11 +303,11 @@ def supports(config: Sm90Config, problem: DgradProblem) -> str | None:
 _ENTRY = """
 // Generated by iree_cutlass.plugin.sm90 for config {name}.
 using Kernel = iree_cutlass_sm90::DgradKernel<{element}, {tile_m}, {tile_n}, {stages}, {ctas}, {pingpong}, {cluster},
-                                             {resident_k}, {store_slots}, {split_k}>;
+                                             {resident_k}, {store_slots}, {split_k}, {wg_stores}>;
 static_assert(sizeof(Kernel::SharedStorage) == {shared_storage}, "shared storage formula (sm90.py) out of date");
 static_assert(Kernel::kSmemBytes == {smem}, "dynamic shared memory formula (sm90.py) out of date");
 IREE_CUTLASS_SM90_DGRAD_ENTRY({name}, {element}, {tile_m}, {tile_n}, {stages}, {ctas}, {pingpong}, {cluster},
-                              {resident_k}, {store_slots}, {split_k})
+                              {resident_k}, {store_slots}, {split_k}, {wg_stores})
 """
 
 
@@ -290,7 +319,7 @@ def generate_source(config: Sm90Config) -> str:
         name=config.name, element=_ELEMENT_TYPES[config.dtype], tile_m=config.tile_m, tile_n=config.tile_n,
         stages=config.stages, ctas=config.ctas_per_sm, pingpong=str(config.schedule == "pingpong").lower(),
         cluster=config.cluster, resident_k=config.resident_k, store_slots=config.store_slots,
-        split_k=config.split_k,
+        split_k=config.split_k, wg_stores=str(config.wg_stores).lower(),
         shared_storage=shared_storage_bytes(config),
         smem=smem_bytes(config))
 
@@ -344,6 +373,9 @@ def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90
             if stages >= 2:
                 configs.append(Sm90Config(problem.dtype, tile_m, tile_n, stages, ctas, schedule, cluster,
                                           resident_k, store_slots))
+                if schedule == "cooperative" and tile_m == 128 and store_slots:
+                    configs.append(Sm90Config(problem.dtype, tile_m, tile_n, stages, ctas, schedule, cluster,
+                                              resident_k, store_slots, wg_stores=True))
     for tile_m, tile_n in SPLIT_K_SHAPES if split_k else ():
         for ctas in SPLIT_K:
             stages = max_stages(tile_m, tile_n, 1, problem.dtype, split_k=ctas)

@@ -58,11 +58,31 @@ namespace iree_cutlass_sm90 {
 
 using namespace cute;
 
+// x / value as a multiply-high and a shift (CUTLASS's FastDivmod), for 0 <= x < 2^31. The host computes the
+// multiplier and shift (sm90.py `fast_divisor`); as push constants they stay in the parameter bank, costing no
+// registers, and a division is 2-3 instructions instead of ~20.
+struct FastDivisor {
+  uint32_t value, multiplier, shift;
+  __device__ __forceinline__ int div(int x) const {
+    return value == 1 ? x : int(__umulhi(uint32_t(x), multiplier) >> shift);
+  }
+  __device__ __forceinline__ int divmod(int& remainder, int x) const {
+    int const quotient = div(x);
+    remainder = x - quotient * int(value);
+    return quotient;
+  }
+};
+
 // The push constants, in kernel-parameter order after the four bindings.
 struct DgradShape {
   uint32_t n, h, w, c, k, r, s, p, q, pad_h, pad_w, stride_h, stride_w;
   uint32_t box_n, box_h, box_w;  // the spatial M tile, chosen by the host (box_n * box_h * box_w == kTileM)
   uint32_t slots;                // descriptor slots in the workspace (one per CTA): at least gridDim.x
+  // The divisors of a tile decode (TileWalk), checked against the shape once by the kernel. The consumers decode
+  // each tile between its predecessor's last wgmma and its own first, with the tensor cores idle; with
+  // hardware-style divisions that was ~300 instructions a warp, 17% of the stall samples of the 1x1 c1024/k256
+  // layer at batch 256 (ncu, session 8).
+  FastDivisor tiles_c, phases, tiles_w, tiles_h, stride_h_div, stride_w_div;
 };
 
 constexpr int kTileK = 64;            // 64 16-bit elements: one 128-byte swizzle row
@@ -93,43 +113,54 @@ struct TileWalk {
   int tiles_c, tiles_n, tiles_h, tiles_w, tiles_m, phases, count, kblocks;
 
   __device__ TileWalk(DgradShape const& shape, int tile_n, int cluster_size) : d(shape), cluster(cluster_size) {
-    int rows_max = (d.h + d.stride_h - 1) / d.stride_h;
-    int cols_max = (d.w + d.stride_w - 1) / d.stride_w;
-    tiles_c = (d.c + tile_n - 1) / tile_n;
+    tiles_c = int(d.tiles_c.value);
     tiles_n = (d.n + d.box_n - 1) / d.box_n;
-    tiles_h = (rows_max + d.box_h - 1) / d.box_h;
-    tiles_w = (cols_max + d.box_w - 1) / d.box_w;
-    phases = d.stride_h * d.stride_w;
+    tiles_h = int(d.tiles_h.value);
+    tiles_w = int(d.tiles_w.value);
+    phases = int(d.phases.value);
     tiles_m = tiles_w * tiles_h * tiles_n;
     count = tiles_c * phases * ((tiles_m + cluster - 1) / cluster);
     kblocks = (d.k + kTileK - 1) / kTileK;
   }
 
+  // Whether the host's divisors are the ones this shape and tile width imply (checked once, by thread 0).
+  __device__ static bool divisors_match(DgradShape const& d, int tile_n) {
+    uint32_t const rows_max = (d.h + d.stride_h - 1) / d.stride_h;
+    uint32_t const cols_max = (d.w + d.stride_w - 1) / d.stride_w;
+    return d.tiles_c.value == (d.c + tile_n - 1) / tile_n && d.phases.value == d.stride_h * d.stride_w &&
+           d.tiles_w.value == (cols_max + d.box_w - 1) / d.box_w &&
+           d.tiles_h.value == (rows_max + d.box_h - 1) / d.box_h &&
+           d.stride_h_div.value == d.stride_h && d.stride_w_div.value == d.stride_w &&
+           exact(d.tiles_c) && exact(d.phases) && exact(d.tiles_w) && exact(d.tiles_h) && exact(d.stride_h_div) &&
+           exact(d.stride_w_div);
+  }
+
+  // A spot check of a divisor's multiplier and shift at the edges of its first two quotients.
+  __device__ static bool exact(FastDivisor const& by) {
+    int const v = int(by.value);
+    return v >= 1 && by.div(v) == 1 && by.div(2 * v - 1) == 1 && by.div(2 * v) == 2 && by.div(v - 1) == 0;
+  }
+
   // Channels vary fastest, then phases, so CTAs running together share the same dy rows in L2. `rank` picks
-  // the CTA's tile within a cluster's unit.
+  // the CTA's tile within a cluster's unit. Every dividend is non-negative and below 2^31.
   __device__ Tile decode(int index, int tile_n, int rank = 0) const {
     Tile t;
-    int rest = index;
-    int cn = rest % tiles_c;  rest /= tiles_c;
-    int phase = rest % phases; rest /= phases;
-    int m = rest * cluster + rank;
-    int tw = m % tiles_w;  m /= tiles_w;
-    int th = m % tiles_h;  m /= tiles_h;
-    int tn = m;
-    t.ph = phase / d.stride_w;
-    t.pw = phase % d.stride_w;
-    t.rows = int(d.h) > t.ph ? (int(d.h) - t.ph + d.stride_h - 1) / d.stride_h : 0;
-    t.cols = int(d.w) > t.pw ? (int(d.w) - t.pw + d.stride_w - 1) / d.stride_w : 0;
+    int cn, phase, tw, th;
+    int rest = d.tiles_c.divmod(cn, index);
+    rest = d.phases.divmod(phase, rest);
+    int const m = d.tiles_w.divmod(tw, rest * cluster + rank);
+    int const tn = d.tiles_h.divmod(th, m);
+    t.ph = d.stride_w_div.divmod(t.pw, phase);
+    t.rows = int(d.h) > t.ph ? d.stride_h_div.div(int(d.h) - t.ph + int(d.stride_h) - 1) : 0;
+    t.cols = int(d.w) > t.pw ? d.stride_w_div.div(int(d.w) - t.pw + int(d.stride_w) - 1) : 0;
     t.n0 = tn * d.box_n;
     t.i0 = th * d.box_h;
     t.j0 = tw * d.box_w;
     t.c0 = cn * tile_n;
-    t.r_first = (t.ph + d.pad_h) % d.stride_h;
-    t.s_first = (t.pw + d.pad_w) % d.stride_w;
-    t.taps_h = t.r_first < int(d.r) ? (int(d.r) - 1 - t.r_first) / d.stride_h + 1 : 0;
-    t.taps_w = t.s_first < int(d.s) ? (int(d.s) - 1 - t.s_first) / d.stride_w + 1 : 0;
-    t.dy_row0 = (t.ph + d.pad_h) / d.stride_h;
-    t.dy_col0 = (t.pw + d.pad_w) / d.stride_w;
+    t.dy_row0 = d.stride_h_div.divmod(t.r_first, t.ph + int(d.pad_h));
+    t.dy_col0 = d.stride_w_div.divmod(t.s_first, t.pw + int(d.pad_w));
+    t.taps_h = t.r_first < int(d.r) ? d.stride_h_div.div(int(d.r) - 1 - t.r_first) + 1 : 0;
+    t.taps_w = t.s_first < int(d.s) ? d.stride_w_div.div(int(d.s) - 1 - t.s_first) + 1 : 0;
     t.live = t.i0 < t.rows && t.j0 < t.cols && t.n0 < int(d.n);
     return t;
   }
@@ -272,12 +303,15 @@ __device__ __forceinline__ float4 load_peer(float const* local, uint32_t cta) {
 // resident (1x1 filters with K <= 64 * N, no clusters).
 // kSplitK: 1, or 2 or 4 CTAs of a cluster splitting each tile's reduction (cooperative, no M cluster, whole-tile
 // staging).
+// kWgStores (cooperative 128-row tiles with a store ring): each consumer warpgroup stages and stores its own 64
+// rows of every block (its own storer thread, its own named barrier, a half-height dx box), so the two warpgroups
+// never wait for each other in the epilogue and can drift apart: one converts while the other multiplies.
 // kStoreSlots: 0 stages the whole output tile at once (the next tile's epilogue waits until its TMA store has
 // read all of it); E >= 2 stages it one 64-channel block at a time through a ring of E block-sized slots that
 // runs on across tiles, so a block waits only for the store issued E blocks earlier: stores keep flowing while
 // the tile is converted, and the ring can be smaller (more mainloop stages) or larger (two tiles in flight).
 template <class Element, int kTileM, int kTileN, int kStages, int kCtasPerSm, bool kPingpong, int kCluster,
-          int kResidentK = 0, int kStoreSlots = 0, int kSplitK = 1>
+          int kResidentK = 0, int kStoreSlots = 0, int kSplitK = 1, bool kWgStores = false>
 struct DgradKernel {
   static_assert(kCtasPerSm == 1 || kCtasPerSm == 2, "one or two CTAs per SM");
   static_assert(kCluster == 1 || kCluster == 2, "clusters of one or two CTAs along M");
@@ -290,6 +324,8 @@ struct DgradKernel {
   static_assert(kSplitK == 1 || ((kSplitK == 2 || kSplitK == 4) && !kPingpong && kCluster == 1 && kResidentK == 0 &&
                                  kStoreSlots == 0),
                 "split-K is 2 or 4 CTAs, cooperative, without M clusters, resident filters or store rings");
+  static_assert(!kWgStores || (!kPingpong && kTileM == 128 && kStoreSlots >= 2 && kSplitK == 1),
+                "warpgroup stores are for cooperative 128-row tiles with a store ring");
   static constexpr int kClusterCtas = kCluster * kSplitK;   // CTAs of one cluster (__cluster_dims__)
   static constexpr bool kResident = kResidentK > 0;
   static constexpr int kBBlocks = kResident ? kResidentK : kStages;  // B buffers: K blocks or ring stages
@@ -358,6 +394,7 @@ struct DgradKernel {
           gridDim.x % kClusterCtas != 0 ||
           blockIdx.x >= shape.slots || dynamic_smem < uint32_t(kSmemBytes) ||
           shape.box_n * shape.box_h * shape.box_w != uint32_t(kTileM) ||
+          !TileWalk::divisors_match(shape, kTileN) ||
           (kResident && (shape.r * shape.s != 1 || (shape.k + kTileK - 1) / kTileK > uint32_t(kResidentK))) ||
           ((reinterpret_cast<uintptr_t>(dy) | reinterpret_cast<uintptr_t>(w_rsck) |
             reinterpret_cast<uintptr_t>(dx)) & 15) != 0) {
@@ -431,7 +468,10 @@ struct DgradKernel {
       uint32_t dims[4] = {d.c, cols, rows, d.n};
       uint64_t strides[4 - 1] = {uint64_t(d.stride_w) * d.c * 2, uint64_t(d.stride_h) * d.w * d.c * 2,
                                  uint64_t(d.h) * d.w * d.c * 2};
-      uint32_t box[4] = {kTileK, d.box_w, d.box_h, d.box_n};
+      // With warpgroup stores each warpgroup stores half of the tile's rows: the dx box is half as tall.
+      HalfBox const half = half_box(d);
+      uint32_t box[4] = {kTileK, kWgStores ? half.w : d.box_w, kWgStores ? half.h : d.box_h,
+                         kWgStores ? half.n : d.box_n};
       Element* base = dx + (size_t(ph < d.h ? ph : 0) * d.w + (pw < d.w ? pw : 0)) * d.c;
       build_tensormap<4>(scratch, gmem_desc, base, dims, strides, box, lane);
     }
@@ -535,7 +575,7 @@ struct DgradKernel {
     Tensor accum = partition_fragment_C(tiled_mma, Shape<Int<kTileM>, Int<kTileN>>{});
 
     // One thread per tile owner issues the dx stores; it acquires the phases' descriptors once.
-    bool const storer = mma_thread == 0;
+    bool const storer = kWgStores ? thread % 128 == 0 : mma_thread == 0;
     if (storer) {
       for (int phase = 0; phase < walk.phases; ++phase) acquire_tensormap(slot + (2 + phase) * kDescBytes);
     }
@@ -624,7 +664,7 @@ struct DgradKernel {
       if (!t.live) continue;
       if constexpr (kStoreSlots > 0) {
         store_blocks(accum, mma_thread, staging, store_slot, storer, wg,
-                     slot + (2 + t.ph * walk.d.stride_w + t.pw) * kDescBytes, t);
+                     slot + (2 + t.ph * walk.d.stride_w + t.pw) * kDescBytes, t, walk.d);
         continue;
       }
       if constexpr (kSplitK > 1) {
@@ -662,22 +702,39 @@ struct DgradKernel {
   template <class Accum>
   static __device__ __forceinline__ void store_blocks(Accum const& accum, int mma_thread, Element* ring,
                                                       int& store_slot, bool storer, int wg, void const* desc_d,
-                                                      Tile const& t) {
+                                                      Tile const& t, DgradShape const& d) {
     constexpr int kBlocks = kTileN / kTileK;
     constexpr int kBlockElements = kTileM * kTileK;
+    // Warpgroup stores: this warpgroup's 64 rows are the first or second half of each slot (8 KB of the 128-byte
+    // swizzle, so the half stays 1024-byte aligned), stored with the half box at its offset in the tile.
+    HalfBox const half = half_box(d);
+    int const n0 = t.n0 + (kWgStores ? wg * half.n_offset : 0);
+    int const i0 = t.i0 + (kWgStores ? wg * half.h_offset : 0);
+    int const j0 = t.j0 + (kWgStores ? wg * half.w_offset : 0);
+    int const half_offset = kWgStores ? wg * kBlockElements / 2 : 0;
     CUTE_UNROLL
     for (int block = 0; block < kBlocks; ++block) {
       if (storer) tma_store_wait<kStoreSlots - 1>();  // the store issued kStoreSlots blocks ago has read its slot
-      tile_sync(wg);
+      block_sync(wg);
       Element* slot_base = ring + store_slot * kBlockElements;
       stage_block(accum, block, slot_base, mma_thread);
       cutlass::arch::fence_view_async_shared();
-      tile_sync(wg);
+      block_sync(wg);
       if (storer) {
-        SM90_TMA_STORE_4D::copy(desc_d, slot_base, t.c0 + block * kTileK, t.j0, t.i0, t.n0);
+        SM90_TMA_STORE_4D::copy(desc_d, slot_base + half_offset, t.c0 + block * kTileK, j0, i0, n0);
         tma_store_arrive();
       }
       if (++store_slot == kStoreSlots) store_slot = 0;
+    }
+  }
+
+  // The threads that stage one store-ring block together: the tile's owners, or with warpgroup stores each
+  // warpgroup alone (named barriers 3 and 4; 1 and 2 serve tile_sync).
+  static __device__ __forceinline__ void block_sync(int wg) {
+    if constexpr (kWgStores) {
+      asm volatile("bar.sync %0, 128;" :: "r"(kConsumerBarrier + 2 + wg) : "memory");
+    } else {
+      tile_sync(wg);
     }
   }
 
@@ -764,6 +821,19 @@ struct DgradKernel {
   }
 
   // Synchronizes the threads that share a tile: both consumer warpgroups (cooperative) or one (ping-pong).
+  // The dx box of warpgroup stores: the tile's box cut in two along its slowest dimension of extent 2 or more
+  // (images, else rows, else columns), so that tile rows [0, 64) and [64, 128) are its two halves (box extents
+  // are powers of two whose product is kTileM, checked at entry). The offsets place the second half.
+  struct HalfBox {
+    uint32_t n, h, w;
+    int n_offset, h_offset, w_offset;
+  };
+  static __device__ __forceinline__ HalfBox half_box(DgradShape const& d) {
+    if (d.box_n >= 2) return {d.box_n / 2, d.box_h, d.box_w, int(d.box_n / 2), 0, 0};
+    if (d.box_h >= 2) return {d.box_n, d.box_h / 2, d.box_w, 0, int(d.box_h / 2), 0};
+    return {d.box_n, d.box_h, d.box_w / 2, 0, 0, int(d.box_w / 2)};
+  }
+
   static __device__ __forceinline__ void tile_sync(int wg) {
     if constexpr (kPingpong) {
       asm volatile("bar.sync %0, 128;" :: "r"(kConsumerBarrier + wg) : "memory");
@@ -840,16 +910,23 @@ struct DgradKernel {
 
 // The extern "C" entry point of one configuration, in IREE's CUDA ABI: bindings, then 32-bit push constants.
 #define IREE_CUTLASS_SM90_DGRAD_ENTRY(NAME, ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG, CLUSTER,  \
-                                      RESIDENT_K, STORE_SLOTS, SPLIT_K)                                       \
+                                      RESIDENT_K, STORE_SLOTS, SPLIT_K, WG_STORES)                            \
   extern "C" __global__ void __cluster_dims__((CLUSTER) * (SPLIT_K), 1, 1)                                    \
       __launch_bounds__(iree_cutlass_sm90::kThreads, CTAS_PER_SM) NAME(                                       \
       ELEMENT const* dy, ELEMENT const* w_rsck, ELEMENT* dx, uint8_t* workspace, uint32_t n, uint32_t h,       \
       uint32_t w, uint32_t c, uint32_t k, uint32_t r, uint32_t s, uint32_t p, uint32_t q, uint32_t pad_h,     \
       uint32_t pad_w, uint32_t stride_h, uint32_t stride_w, uint32_t box_n, uint32_t box_h, uint32_t box_w,   \
-      uint32_t slots) {                                                                                       \
-    iree_cutlass_sm90::DgradShape const shape{n, h, w, c, k, r, s, p, q, pad_h, pad_w, stride_h, stride_w,    \
-                                              box_n, box_h, box_w, slots};                                    \
+      uint32_t slots, uint32_t tiles_c, uint32_t tiles_c_mul, uint32_t tiles_c_shift, uint32_t phases,        \
+      uint32_t phases_mul, uint32_t phases_shift, uint32_t tiles_w, uint32_t tiles_w_mul,                     \
+      uint32_t tiles_w_shift, uint32_t tiles_h, uint32_t tiles_h_mul, uint32_t tiles_h_shift,                 \
+      uint32_t stride_h_value, uint32_t stride_h_mul, uint32_t stride_h_shift, uint32_t stride_w_value,       \
+      uint32_t stride_w_mul, uint32_t stride_w_shift) {                                                       \
+    iree_cutlass_sm90::DgradShape const shape{                                                                \
+        n, h, w, c, k, r, s, p, q, pad_h, pad_w, stride_h, stride_w, box_n, box_h, box_w, slots,              \
+        {tiles_c, tiles_c_mul, tiles_c_shift}, {phases, phases_mul, phases_shift},                            \
+        {tiles_w, tiles_w_mul, tiles_w_shift}, {tiles_h, tiles_h_mul, tiles_h_shift},                         \
+        {stride_h_value, stride_h_mul, stride_h_shift}, {stride_w_value, stride_w_mul, stride_w_shift}};      \
     iree_cutlass_sm90::DgradKernel<ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG, CLUSTER,          \
-                                   RESIDENT_K, STORE_SLOTS, SPLIT_K>::run(                                    \
+                                   RESIDENT_K, STORE_SLOTS, SPLIT_K, WG_STORES>::run(                         \
         dy, w_rsck, dx, workspace, shape);                                                                    \
   }

@@ -1,5 +1,5 @@
 // The same JAX 3x3 stride-2 dgrad as strided_3x3.mlir, on the Hopper kernels: the forward filter is already
-// RSCK (HWIO), so no transpose; the extern gets 17 constants and a second, scratch result for the TMA
+// RSCK (HWIO), so no transpose; the extern gets 35 constants and a second, scratch result for the TMA
 // descriptors each CTA builds (4 bindings).
 // RUN: iree-cutlass-opt %s --iree-cutlass-kernels=sm90 2>&1 | FileCheck %s
 // A channel count the TMA rows cannot take stays with IREE when only sm90 kernels are allowed.
@@ -8,12 +8,14 @@
 // RUN: iree-cutlass-opt %s --iree-cuda-target=sm_80 2>&1 | FileCheck %s --check-prefix=AMPERE
 
 // CHECK: remark: [iree-cutlass] offloaded dgrad N=2 H=9 W=9 C=8 K=16 R=3 S=3 stride=2x2 pad=1x1 f16 to iree_cutlass_dgrad_sm90_f16_[[TILE:[0-9a-z_]+]]
-// CHECK: #pipeline_layout = #hal.pipeline.layout<constants = 17, bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>
+// CHECK: #pipeline_layout = #hal.pipeline.layout<constants = 35, bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>
 // CHECK-LABEL: util.func private @iree_cutlass_dgrad_0
 // CHECK-SAME:    (%[[FDY:.+]]: tensor<2x5x5x16xf16>, %[[FW:.+]]: tensor<3x3x8x16xf16>) -> tensor<2x9x9x8xf16>
 // CHECK-NOT:     linalg.transpose
 // Push constants: N H W C K R S P Q pad_h pad_w stride_h stride_w, then the spatial box (n, h, w: 128 rows
-// of one output phase: 2 images x 8 x 8 covers a 5x5 phase) and the number of descriptor slots (CTAs).
+// of one output phase: 2 images x 8 x 8 covers a 5x5 phase), the number of descriptor slots (CTAs), then the
+// walk's divisors as (value, multiplier, shift): 1 channel block, 4 phases, 1 box per phase column and row,
+// strides 2 and 2 (2^31 prints as a negative i32).
 // CHECK:         arith.constant 2 : i32
 // CHECK-NEXT:    arith.constant 9 : i32
 // CHECK-NEXT:    arith.constant 9 : i32
@@ -31,7 +33,25 @@
 // CHECK-NEXT:    arith.constant 8 : i32
 // CHECK-NEXT:    arith.constant 8 : i32
 // CHECK-NEXT:    arith.constant 4 : i32
-// CHECK-NEXT:    %[[R:.+]]:2 = hal.dispatch.extern "iree_cutlass_dgrad_sm90_f16_[[TILE]]"({{(%[a-z0-9_]+, )+}}%[[FDY]], %[[FW]])
+// CHECK-NEXT:    arith.constant 1 : i32
+// CHECK-NEXT:    arith.constant 0 : i32
+// CHECK-NEXT:    arith.constant 0 : i32
+// CHECK-NEXT:    arith.constant 4 : i32
+// CHECK-NEXT:    arith.constant -2147483648 : i32
+// CHECK-NEXT:    arith.constant 1 : i32
+// CHECK-NEXT:    arith.constant 1 : i32
+// CHECK-NEXT:    arith.constant 0 : i32
+// CHECK-NEXT:    arith.constant 0 : i32
+// CHECK-NEXT:    arith.constant 1 : i32
+// CHECK-NEXT:    arith.constant 0 : i32
+// CHECK-NEXT:    arith.constant 0 : i32
+// CHECK-NEXT:    arith.constant 2 : i32
+// CHECK-NEXT:    arith.constant -2147483648 : i32
+// CHECK-NEXT:    arith.constant 0 : i32
+// CHECK-NEXT:    arith.constant 2 : i32
+// CHECK-NEXT:    arith.constant -2147483648 : i32
+// CHECK-NEXT:    arith.constant 0 : i32
+// CHECK-NEXT:    %[[R:.+]]:2 = hal.dispatch.extern "iree_cutlass_dgrad_sm90_f16_[[TILE]]"({{(%[a-z0-9_-]+, )+}}%[[FDY]], %[[FW]])
 // 4 CTAs (one per phase) x (2 + 4 phases) descriptors x 128 B + 128 B of alignment slack.
 // CHECK-SAME:      -> (tensor<2x9x9x8xf16>, tensor<3200xi8>)
 // CHECK:           hal.return %c4, %{{.+}}, %{{.+}} : index, index, index

@@ -38,6 +38,8 @@ def emulate(config: sm90.Sm90Config, prob: DgradProblem, dy: np.ndarray, w_rsck:
     rows_max, cols_max = -(-d.h // d.stride_h), -(-d.w // d.stride_w)
     tiles_c = -(-d.c // config.tile_n)
     tiles_n, tiles_h, tiles_w = -(-d.n // box.n), -(-rows_max // box.h), -(-cols_max // box.w)
+    # The divisors the kernel decodes with (push constants 17..34) are the walk's own extents.
+    assert list(constants[17:35:3]) == [tiles_c, d.stride_h * d.stride_w, tiles_w, tiles_h, d.stride_h, d.stride_w]
     phases = d.stride_h * d.stride_w
     tiles_m = tiles_w * tiles_h * tiles_n
     count = tiles_c * phases * -(-tiles_m // config.cluster)
@@ -85,13 +87,32 @@ def emulate(config: sm90.Sm90Config, prob: DgradProblem, dy: np.ndarray, w_rsck:
             acc[..., block_channels] = sum(partial[..., block_channels] for partial in partials)
             stored_by[block % config.split_k] += 1
         assert stored_by.sum() == config.tile_n // sm90.TILE_K
-        for bn in range(box.n):
-            for bh in range(box.h):
-                for bw in range(box.w):
-                    n, i, j = n0 + bn, i0 + bh, j0 + bw
-                    if n < d.n and i < rows and j < cols:
-                        dx[n, i * d.stride_h + ph, j * d.stride_w + pw, channels] = acc[bn, bh, bw, :channels.stop - c0]
+        # The tile's rows in the kernel's order (m = (bn * box.h + bh) * box.w + bw), stored box by box.
+        tile_rows = acc.reshape(box.n * box.h * box.w, config.tile_n)
+        for (on, oh, ow), part, first_row in store_boxes(config, box):
+            for bn in range(part.n):
+                for bh in range(part.h):
+                    for bw in range(part.w):
+                        n, i, j = n0 + on + bn, i0 + oh + bh, j0 + ow + bw
+                        row = first_row + (bn * part.h + bh) * part.w + bw
+                        if n < d.n and i < rows and j < cols:
+                            dx[n, i * d.stride_h + ph, j * d.stride_w + pw, channels] = \
+                                tile_rows[row, :channels.stop - c0]
     return dx
+
+
+def store_boxes(config: sm90.Sm90Config, box: sm90.Box):
+    """(offset, box, first tile row) of each dx TMA store of a tile: the whole box, or with warpgroup stores the
+    half box of each warpgroup (HalfBox in the kernel: cut along images, else rows, else columns)."""
+    if not config.wg_stores:
+        return [((0, 0, 0), box, 0)]
+    if box.n >= 2:
+        half, offset = sm90.Box(box.n // 2, box.h, box.w), (box.n // 2, 0, 0)
+    elif box.h >= 2:
+        half, offset = sm90.Box(box.n, box.h // 2, box.w), (0, box.h // 2, 0)
+    else:
+        half, offset = sm90.Box(box.n, box.h, box.w // 2), (0, 0, box.w // 2)
+    return [((0, 0, 0), half, 0), (offset, half, config.tile_m // 2)]
 
 
 def random_inputs(prob: DgradProblem, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -126,10 +147,12 @@ def test_emulated_walk_matches_reference(index):
     prob = PROBLEMS[index]
     dy, w_krsc = random_inputs(prob, index)
     reference = dgrad_reference(prob, dy, w_krsc)
-    shapes = [("cooperative", 128, 128, 1), ("cooperative", 128, 64, 2), ("pingpong", 64, 128, 1),
-              ("pingpong", 128, 64, 2)]
-    schedule, tile_m, tile_n, cluster = shapes[index % len(shapes)]
-    config = sm90.Sm90Config("f16", tile_m, tile_n, 4, 1, schedule, cluster)
+    # (schedule, tile_m, tile_n, cluster, warpgroup stores): the last with a 2-slot store ring.
+    shapes = [("cooperative", 128, 128, 1, False), ("cooperative", 128, 64, 2, False),
+              ("pingpong", 64, 128, 1, False), ("pingpong", 128, 64, 2, False), ("cooperative", 128, 256, 2, True)]
+    schedule, tile_m, tile_n, cluster, wg_stores = shapes[index % len(shapes)]
+    config = sm90.Sm90Config("f16", tile_m, tile_n, 3 if wg_stores else 4, 1, schedule, cluster,
+                             store_slots=2 if wg_stores else 0, wg_stores=wg_stores)
     assert supports(config, prob) is None
     dx = emulate(config, prob, dy, np.transpose(w_krsc, (1, 2, 3, 0)))
     assert not np.isnan(dx).any(), "some dx elements are written by no tile"
@@ -155,7 +178,7 @@ def test_workspace_and_constants():
     assert geometry.block == (384, 1, 1)
     assert geometry.filter_layout == "rsck"
     assert len(geometry.constants) == sm90.CONSTANTS
-    assert geometry.constants[-1] == geometry.grid[0]          # one descriptor slot per CTA
+    assert geometry.constants[16] == geometry.grid[0]          # one descriptor slot per CTA
     assert geometry.workspace_bytes == geometry.grid[0] * (2 + 4) * 128 + 128  # dy, filter, 4 dx phases
     small = DgradProblem(1, 4, 4, 8, 8, 1, 1, 4, 4, 0, 0, 1, 1, "f16")
     assert launch(config, small).grid == (1, 1, 1)           # never more CTAs than tiles
@@ -275,9 +298,56 @@ def test_split_k_and_store_ring_limits():
     # A store ring of 2 slots of 128 x 64 takes half of a 128x256 tile's staging: one more stage fits.
     assert sm90.max_stages(128, 256, 1, store_slots=2) == sm90.max_stages(128, 256, 1) + 1
     assert sm90.Sm90Config("f16", 128, 256, 4, 1, store_slots=2).name.endswith("_s4_c1_e2")
+    # Warpgroup stores: cooperative 128-row tiles with a store ring only; candidates beside each such ring.
+    assert sm90.Sm90Config("f16", 128, 256, 4, 1, store_slots=2, wg_stores=True).name.endswith("_s4_c1_e2_ws")
+    for bad in (dict(store_slots=0), dict(store_slots=2, schedule="pingpong"), dict(store_slots=2, tile_m=256)):
+        fields = {**dict(dtype="f16", tile_m=128, tile_n=128, stages=3, ctas_per_sm=1, wg_stores=True), **bad}
+        with pytest.raises(ValueError, match="warpgroup stores"):
+            sm90.Sm90Config(**fields)
+    layer = DgradProblem(256, 14, 14, 1024, 256, 1, 1, 14, 14, 0, 0, 1, 1, "f16")
+    ring = [c for c in sm90.candidate_configs(layer) if c.tile_m == 128 and c.store_slots and
+            c.schedule == "cooperative"]
+    assert ring and {c.wg_stores for c in ring} == {False, True}
+    assert not any(c.wg_stores for c in sm90.candidate_configs(layer) if c.tile_m != 128 or not c.store_slots)
     # Split-K candidates only when asked for, and only where the tiles cannot fill the GPU once.
     small = DgradProblem(8, 7, 7, 512, 512, 3, 3, 7, 7, 1, 1, 1, 1, "f16")
     large = DgradProblem(256, 7, 7, 512, 512, 3, 3, 7, 7, 1, 1, 1, 1, "f16")
     assert {c.split_k for c in sm90.candidate_configs(small, split_k=True)} == {1, 2, 4}
     assert {c.split_k for c in sm90.candidate_configs(small)} == {1}
     assert {c.split_k for c in sm90.candidate_configs(large, split_k=True)} == {1}
+
+
+def _umulhi_divide(x: int, triple: tuple[int, int, int]) -> int:
+    """The device's FastDivisor::div: a copy for 1, else the high word of a 32x32 product, shifted."""
+    value, multiplier, shift = triple
+    return x if value == 1 else ((x * multiplier) >> 32) >> shift
+
+
+@pytest.mark.parametrize("value", [1, 2, 3, 4, 5, 7, 12, 13, 28, 56, 97, 128, 196, 1000, 4097, 65535, 2**20 + 7,
+                                   2**30 + 1, 2**31 - 1])
+def test_fast_divisor_divides_exactly(value):
+    triple = sm90.fast_divisor(value)
+    assert 0 <= triple[1] < 2**32 and 0 <= triple[2] < 32
+    rng = random.Random(value)
+    edges = [0, 1, value - 1, value, value + 1, 2 * value - 1, 2 * value, 2**31 - 1, 2**31 - 2]
+    samples = [x for x in edges if 0 <= x < 2**31] + [rng.randrange(2**31) for _ in range(2000)] + \
+        list(range(min(3 * value + 50, 5000)))
+    for x in samples:
+        assert _umulhi_divide(x, triple) == x // value, (value, x)
+
+
+def test_fast_divisor_refuses_zero():
+    with pytest.raises(ValueError, match="divisor 0"):
+        sm90.fast_divisor(0)
+
+
+def test_walk_divisors_follow_the_shape():
+    # 1x1 stride 2 c256/k512 at 56x56: 2 channel blocks of 128, 4 phases, boxes over a phase's 28 x 28 outputs.
+    prob = DgradProblem(8, 56, 56, 256, 512, 1, 1, 28, 28, 0, 0, 2, 2, "f16")
+    config = sm90.Sm90Config("f16", 128, 128, 5, 1)
+    constants = launch(config, prob).constants
+    box = sm90.Box(*constants[13:16])
+    values = constants[17:35:3]
+    assert values == [2, 4, -(-28 // box.w), -(-28 // box.h), 2, 2]
+    for index in range(6):
+        assert tuple(constants[17 + 3 * index:20 + 3 * index]) == sm90.fast_divisor(values[index])
