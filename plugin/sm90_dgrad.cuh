@@ -16,10 +16,13 @@
 // - B is the forward filter in its natural RSCK (HWIO) layout: for one tap it is a K-major [C, K] matrix, one
 //   3-D TMA box (64 x kTileN x 1) per stage.
 // - Warp specialization: warpgroup 0 is the producer (one thread issues TMA); warpgroups 1 and 2 multiply
-//   (each owns half of the tile's rows), with the producer's registers moved to them by setmaxnreg. They stage the tile in shared memory (128-byte swizzle) and one thread
-//   stores it with TMA: a 4-D box per 64 channels into the phase's view of dx (strided rows and columns), which
-//   clips whatever falls outside dx. The store drains while the consumers start the next tile. The grid is
-//   persistent: each CTA walks tiles blockIdx.x, blockIdx.x + gridDim.x, ...
+//   (each owns half of the tile's rows), with the producer's registers moved to them by setmaxnreg. They stage
+//   the tile in shared memory (128-byte swizzle) and one thread stores it with TMA: a 4-D box per 64 channels
+//   into the phase's view of dx (strided rows and columns), which clips whatever falls outside dx. With
+//   warpgroup stores (kWgStores) each warpgroup stages and stores its own half of the rows with a half-height
+//   box, so the two never wait for each other in the epilogue. The store drains while the consumers start the
+//   next tile. The grid is persistent: each CTA walks tiles blockIdx.x, blockIdx.x + gridDim.x, ..., decoding
+//   each with divisions by host-computed multiply-high constants (FastDivisor).
 //
 // - Clusters (kCluster 2): two CTAs of a cluster take two neighbouring M tiles of the same phase and channel
 //   block, and each loads half of the shared filter tile once for both (TMA multicast): a third less traffic from
@@ -88,7 +91,7 @@ struct DgradShape {
 constexpr int kTileK = 64;            // 64 16-bit elements: one 128-byte swizzle row
 constexpr int kThreads = 384;         // producer warpgroup + two consumer warpgroups
 constexpr int kDescBytes = 128;       // one TMA descriptor
-constexpr int kConsumerBarrier = 1;   // first named barrier id of the consumers (0 is __syncthreads)
+constexpr int kConsumerBarrier = 1;   // first named barrier id of the consumers (0 is __syncthreads; 1-4 used)
 
 // Descriptors per CTA: dy, the filter, then dx for every output phase.
 __device__ __forceinline__ int descriptor_count(uint32_t stride_h, uint32_t stride_w) {
