@@ -111,6 +111,20 @@ def timeline_summary(events: list[dict], calls: int, call_name: str) -> dict:
             gaps.append(max(0.0, after[0] - before[1]) / 1e3)
             overlaps += after[0] < before[1]
     busy = sum(end - start for start, end, _, _ in gpu) / 1e3
+    # Each kernel against its own launch call (CUPTI's correlation id): a launch that begins after the previous
+    # kernel ended means the host was late; a kernel that starts long after its launch returned means the GPU
+    # (or the driver's queue) held it.
+    launches = {e.get("args", {}).get("correlation"): e for e in events
+                if e.get("ph") == "X" and e.get("name", "").startswith("cuLaunchKernel")}
+    late_host, held = [], []
+    kernels = [e for e in events if e.get("ph") == "X" and e.get("cat") == "kernel"]
+    kernels.sort(key=lambda e: e["ts"])
+    for before, after in zip(kernels, kernels[1:]):
+        launch = launches.get(after.get("args", {}).get("correlation"))
+        if launch is None:
+            continue
+        late_host.append((launch["ts"] - (before["ts"] + before.get("dur", 0))) / 1e3)
+        held.append((after["ts"] - (launch["ts"] + launch.get("dur", 0))) / 1e3)
     span_ms = (gpu[-1][1] - gpu[0][0]) / 1e3 if gpu else 0.0
     median = lambda values: statistics.median(values) if values else None  # noqa: E731
     return {
@@ -125,6 +139,8 @@ def timeline_summary(events: list[dict], calls: int, call_name: str) -> dict:
         "gap_ms_per_call": sum(gaps) / max(1, len(spans)),
         "tail_ms_median": median(tails),
         "overlapping_kernels_per_call": overlaps / max(1, len(spans)),
+        "launch_start_after_previous_kernel_end_ms_median": median(late_host),
+        "kernel_start_after_its_launch_end_ms_median": median(held),
         "other_by_name": {n: {"count_per_call": len(v) / calls, "ms_each_median": statistics.median(v)}
                           for n, v in sorted(names.items())},
         "cuda_api_per_call": {n: {"count": round(len(v) / calls, 2), "ms": round(sum(v) / calls, 4)}
