@@ -172,8 +172,9 @@ def rotating_buffers(dy_d, dx_d, copies: int) -> tuple[list, list]:
     return dys, dxs
 
 
-def iree_benchmark_ms(vmfb: pathlib.Path, inputs: list[np.ndarray], extra_flags=()) -> float | str:
-    """Per-call real time (median of repetitions) from iree-benchmark-module, or the failure."""
+def iree_benchmark_ms(vmfb: pathlib.Path, inputs: list[np.ndarray], extra_flags=(), env=None) -> float | str:
+    """Per-call real time (median of repetitions) from iree-benchmark-module, or the failure. `env`: more
+    environment variables for it."""
     with tempfile.TemporaryDirectory() as work:
         flags, saved = [], {}
         for array in inputs:
@@ -186,7 +187,8 @@ def iree_benchmark_ms(vmfb: pathlib.Path, inputs: list[np.ndarray], extra_flags=
                                # layers' IREE timings outlast a 10-minute GPU call on 2026-12-02).
                                *flags, "--benchmark_repetitions=5", "--benchmark_min_time=0.1s",
                                "--benchmark_format=json", *extra_flags],
-                              capture_output=True, text=True, timeout=300)
+                              capture_output=True, text=True, timeout=300,
+                              env={**os.environ, **env} if env else None)
     if done.returncode != 0:
         return "failed: " + (done.stderr.strip().splitlines() or ["?"])[-1][:200]
     report = json.loads(done.stdout)

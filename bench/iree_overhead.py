@@ -18,14 +18,22 @@ import numpy as np
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from gpu_check import iree_benchmark_ms, layer_inputs, xla_ms  # noqa: E402
 
+# name: (runtime flags, vmfb variant, environment). A variant names vmfb/TAG.ours.VARIANT.vmfb (and
+# TAG.ours_x16.VARIANT.vmfb): the same module compiled with other flags ("oneshot": one-shot command buffers,
+# --iree-hal-indirect-command-buffers=false --iree-hal-memoization=false, the only kind IREE's CUDA HAL records
+# as a CUDA graph; a reusable command buffer with a binding table is replayed kernel by kernel on a stream).
+SHIPPED = ["--device_allocator=caching", "--cuda_async_allocations=false"]  # what runtime.py and gpu_check use
 SETTINGS = {
-    "default": [],
-    "caching_allocator": ["--device_allocator=caching"],
-    "sync_allocations": ["--cuda_async_allocations=false"],
-    "caching_no_streams": ["--device_allocator=caching", "--cuda_use_streams=false"],
+    "default": ([], "", {}),
+    "caching_allocator": (["--device_allocator=caching"], "", {}),
+    "sync_allocations": (["--cuda_async_allocations=false"], "", {}),
+    "caching_no_streams": (["--device_allocator=caching", "--cuda_use_streams=false"], "", {}),
     # IREE's CUDA memory pools keep nothing (release threshold 0, no flag sets it): each call's results may be
     # mapped anew. Synchronous allocations through the caching allocator reuse freed buffers instead.
-    "caching_sync_allocations": ["--device_allocator=caching", "--cuda_async_allocations=false"],
+    "caching_sync_allocations": (SHIPPED, "", {}),
+    "oneshot_streams": (SHIPPED, "oneshot", {}),
+    "oneshot_graphs": (SHIPPED + ["--cuda_use_streams=false"], "oneshot", {}),
+    "eager_module_loading": (SHIPPED, "", {"CUDA_MODULE_LOADING": "EAGER"}),
 }
 DEFAULT_TAGS = ["s2_3x3_128_128s2_n8_f16", "s1_1x1_256_64_n256_f16", "s3_3x3_256_256_n256_f16"]
 
@@ -44,13 +52,18 @@ def main() -> int:
         conv, dy, w = layer_inputs(rng, cases[tag]["layer"])
         row = {"tag": tag, "xla_ms": xla_ms(conv, dy, w)}
         copies = cases[tag].get("amortized_copies", 0)
-        many = args.bundle / "vmfb" / f"{tag}.ours_x{copies}.vmfb"
         for name in args.settings:
-            flags = SETTINGS[name]
-            row[f"iree_{name}_ms"] = iree_benchmark_ms(args.bundle / "vmfb" / f"{tag}.ours.vmfb", [dy, w], flags)
+            flags, variant, env = SETTINGS[name]
+            suffix = f".{variant}" if variant else ""
+            one = args.bundle / "vmfb" / f"{tag}.ours{suffix}.vmfb"
+            many = args.bundle / "vmfb" / f"{tag}.ours_x{copies}{suffix}.vmfb"
+            if not one.exists():
+                row[f"iree_{name}_ms"] = f"no {one.name}"
+                continue
+            row[f"iree_{name}_ms"] = iree_benchmark_ms(one, [dy, w], flags, env)
             if copies and many.exists():
                 # Time per dgrad of one invocation running `copies` independent dgrads.
-                total = iree_benchmark_ms(many, [dy] * copies + [w], flags)
+                total = iree_benchmark_ms(many, [dy] * copies + [w], flags, env)
                 row[f"iree_{name}_amortized_ms"] = total / copies if isinstance(total, float) else total
         rows.append(row)
         print(json.dumps(row), flush=True)

@@ -171,6 +171,20 @@ def trace_kernel(bundle: pathlib.Path, case: dict, dy: np.ndarray, w: np.ndarray
     return {"copies": copies, **timeline_summary(_trace_events(prof), calls, "kernel_pass")}
 
 
+# CUctx_flags scheduling values (cuda.h): which a waiting host thread does, spin, yield or block.
+CTX_SCHED = {"auto": 0, "spin": 1, "yield": 2, "blocking": 4}
+
+
+def set_primary_context_scheduling(flags: int) -> None:
+    import ctypes
+    cuda = ctypes.CDLL("libcuda.so.1")
+    device = ctypes.c_int()
+    for status in (cuda.cuInit(0), cuda.cuDeviceGet(ctypes.byref(device), 0),
+                   cuda.cuDevicePrimaryCtxSetFlags(device, flags)):
+        if status != 0:
+            raise SystemExit(f"error: CUDA driver call failed with status {status} setting the context flags")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bundle", type=pathlib.Path, default=pathlib.Path("out/gpu"))
@@ -183,7 +197,12 @@ def main() -> int:
                         "instead: the same modules compiled with other flags")
     parser.add_argument("--allocator", nargs="*", default=[], help="device allocator specs, e.g. caching")
     parser.add_argument("--driver", default="cuda", help="IREE HAL driver (local-task runs this script on a CPU)")
+    parser.add_argument("--ctx-sched", choices=sorted(CTX_SCHED), default="auto",
+                        help="how CUDA threads wait on the GPU (the primary context's scheduling flag, set before "
+                        "torch and IREE retain it)")
     args = parser.parse_args()
+    if args.ctx_sched != "auto":
+        set_primary_context_scheduling(CTX_SCHED[args.ctx_sched])
     import torch
     import iree.runtime as ireert
     if args.flags:

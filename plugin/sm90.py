@@ -163,10 +163,25 @@ def fits(config: Sm90Config) -> bool:
     return smem_bytes(config) <= MAX_SMEM_BYTES and per_cta * config.ctas_per_sm <= SM_SMEM_BYTES
 
 
+def zero_fills(problem: DgradProblem) -> bool:
+    """Whether the kernel walks phase (0, 0) alone and zero-fills the others with plain stores beside the walk:
+    a 1x1 filter with stride > 1 and no padding, whose other phases no filter tap reaches. Walked as zero tiles
+    instead, they cost a tile's staging, barriers and TMA stores each, in turns with the computed tiles (the
+    1x1/s2 256<-512 layer at batch 256 was 1.11x cuDNN that way)."""
+    p = problem
+    return (p.r, p.s) == (1, 1) and p.pad_h == p.pad_w == 0 and p.stride_h * p.stride_w > 1 and p.c % 8 == 0
+
+
+def walked_phases(problem: DgradProblem) -> int:
+    """Output phases the tile walk covers (TileWalk::phases): 1 with zero fill, else every phase."""
+    return 1 if zero_fills(problem) else problem.stride_h * problem.stride_w
+
+
 def _phase_extents(problem: DgradProblem) -> list[tuple[int, int]]:
+    """(rows, columns) of each walked phase, in the walk's order."""
     p = problem
     return [(len(range(ph, p.h, p.stride_h)), len(range(pw, p.w, p.stride_w)))
-            for ph in range(p.stride_h) for pw in range(p.stride_w)]
+            for ph in range(p.stride_h) for pw in range(p.stride_w)][:walked_phases(p)]
 
 
 def choose_box(config: Sm90Config, problem: DgradProblem) -> Box:
@@ -198,17 +213,17 @@ def _spatial_tiles(problem: DgradProblem, box: Box) -> int:
 
 
 def tile_count(config: Sm90Config, problem: DgradProblem, box: Box | None = None) -> int:
-    """Tiles the kernel covers: channel blocks x phases x spatial boxes."""
+    """Tiles the kernel covers: channel blocks x walked phases x spatial boxes."""
     p = problem
     box = box or choose_box(config, problem)
-    return -(-p.c // config.tile_n) * p.stride_h * p.stride_w * _spatial_tiles(p, box)
+    return -(-p.c // config.tile_n) * walked_phases(p) * _spatial_tiles(p, box)
 
 
 def unit_count(config: Sm90Config, problem: DgradProblem, box: Box | None = None) -> int:
     """Units the kernel walks (TileWalk::count): tiles, or per cluster one tile per CTA along M."""
     p = problem
     box = box or choose_box(config, problem)
-    return -(-p.c // config.tile_n) * p.stride_h * p.stride_w * -(-_spatial_tiles(p, box) // config.cluster)
+    return -(-p.c // config.tile_n) * walked_phases(p) * -(-_spatial_tiles(p, box) // config.cluster)
 
 
 @dataclass(frozen=True)
@@ -222,13 +237,14 @@ class Sm90Launch:
 def launch_geometry(config: Sm90Config, problem: DgradProblem) -> Sm90Launch:
     """A persistent grid: one CTA per SM per resident slot, or fewer when there are fewer units; whole clusters.
     A resident-filter kernel takes a multiple of the channel blocks where one fits, so that each CTA keeps one
-    channel block (tiles are walked channels fastest) and loads its filter slab once."""
+    channel block (tiles are walked channels fastest) and loads its filter slab once. With zero fill every slot
+    is taken, so that all SMs share the zeros even where the walk has fewer units."""
     box = choose_box(config, problem)
     slots = SM_COUNT * config.ctas_per_sm // config.cluster_ctas
     channel_blocks = -(-problem.c // config.tile_n)
     if config.resident_k and channel_blocks <= slots:
         slots -= slots % channel_blocks
-    clusters = min(unit_count(config, problem, box), slots)
+    clusters = slots if zero_fills(problem) else min(unit_count(config, problem, box), slots)
     ctas = clusters * config.cluster_ctas
     return Sm90Launch(grid=(ctas, 1, 1), block=(THREADS, 1, 1), smem_bytes=smem_bytes(config), box=box)
 
@@ -259,7 +275,7 @@ def walk_divisors(config: Sm90Config, problem: DgradProblem, box: Box) -> list[i
     phase's columns and rows, and the two strides."""
     p = problem
     rows_max, cols_max = -(-p.h // p.stride_h), -(-p.w // p.stride_w)
-    divisors = (-(-p.c // config.tile_n), p.stride_h * p.stride_w, -(-cols_max // box.w), -(-rows_max // box.h),
+    divisors = (-(-p.c // config.tile_n), walked_phases(p), -(-cols_max // box.w), -(-rows_max // box.h),
                 p.stride_h, p.stride_w)
     return [part for divisor in divisors for part in fast_divisor(divisor)]
 

@@ -8,7 +8,10 @@
 // - Output phases. For stride > 1 each dx row h = stride_h * i + ph belongs to one phase ph; only the filter taps
 //   r with r == (ph + pad_h) mod stride_h reach it, and for those p = i + (ph + pad_h - r) / stride_h exactly. So
 //   every phase is a unit-stride convolution over its own taps: the zeros a dilated dy would hold are never
-//   loaded or multiplied. A phase with no taps (1x1 filters, stride 2) is written as zeros.
+//   loaded or multiplied. A phase with no taps is written as zeros: for a 1x1 filter with stride > 1 and no
+//   padding (only phase (0, 0) has taps) the walk covers that phase alone and the producer warpgroup's three idle
+//   warps write every other phase's zeros with plain stores while the consumers compute (zero fill, chosen by the
+//   host through the phase count); otherwise the walk's tiles of an empty phase store zeros like any tile.
 // - Spatial M tiles. A tile is box_n x box_h x box_w outputs of one phase (box_n * box_h * box_w == kTileM), by
 //   kTileN channels. For each (tap, 64-channel block of K) one 4-D TMA box of dy (64 x box_w x box_h x box_n,
 //   128-byte swizzle) lands in shared memory exactly as a K-major A tile; coordinates that fall off dy (padding,
@@ -114,6 +117,7 @@ struct TileWalk {
   DgradShape d;
   int cluster;
   int tiles_c, tiles_n, tiles_h, tiles_w, tiles_m, phases, count, kblocks;
+  bool zero_fill;  // the walk covers phase (0, 0) only; the other phases are zero-filled beside it
 
   __device__ TileWalk(DgradShape const& shape, int tile_n, int cluster_size) : d(shape), cluster(cluster_size) {
     tiles_c = int(d.tiles_c.value);
@@ -121,6 +125,7 @@ struct TileWalk {
     tiles_h = int(d.tiles_h.value);
     tiles_w = int(d.tiles_w.value);
     phases = int(d.phases.value);
+    zero_fill = phases == 1 && d.stride_h * d.stride_w > 1;
     tiles_m = tiles_w * tiles_h * tiles_n;
     count = tiles_c * phases * ((tiles_m + cluster - 1) / cluster);
     kblocks = (d.k + kTileK - 1) / kTileK;
@@ -130,12 +135,19 @@ struct TileWalk {
   __device__ static bool divisors_match(DgradShape const& d, int tile_n) {
     uint32_t const rows_max = (d.h + d.stride_h - 1) / d.stride_h;
     uint32_t const cols_max = (d.w + d.stride_w - 1) / d.stride_w;
-    return d.tiles_c.value == (d.c + tile_n - 1) / tile_n && d.phases.value == d.stride_h * d.stride_w &&
+    bool const phases_match = d.phases.value == d.stride_h * d.stride_w ||
+                              (d.phases.value == 1 && zero_fill_shape(d));
+    return d.tiles_c.value == (d.c + tile_n - 1) / tile_n && phases_match &&
            d.tiles_w.value == (cols_max + d.box_w - 1) / d.box_w &&
            d.tiles_h.value == (rows_max + d.box_h - 1) / d.box_h &&
            d.stride_h_div.value == d.stride_h && d.stride_w_div.value == d.stride_w &&
            exact(d.tiles_c) && exact(d.phases) && exact(d.tiles_w) && exact(d.tiles_h) && exact(d.stride_h_div) &&
            exact(d.stride_w_div);
+  }
+
+  // The shapes whose only phase with filter taps is (0, 0): 1x1 filters with stride > 1 and no padding.
+  __device__ static bool zero_fill_shape(DgradShape const& d) {
+    return d.r == 1 && d.s == 1 && d.pad_h == 0 && d.pad_w == 0 && d.stride_h * d.stride_w > 1 && d.c % 8 == 0;
   }
 
   // A spot check of a divisor's multiplier and shift at the edges of its first two quotients.
@@ -437,6 +449,7 @@ struct DgradKernel {
     if (warp < 4) {
       if constexpr (kCtasPerSm == 1) cutlass::arch::warpgroup_reg_dealloc<56>();
       if (warp == 0 && lane == 0) produce(smem, walk, slot);
+      if (warp > 0 && walk.zero_fill) zero_fill_phases(dx, shape, thread - 32, 96);
     } else {
       if constexpr (kCtasPerSm == 1) cutlass::arch::warpgroup_reg_alloc<224>();
       consume(smem, walk, slot, thread - 128);
@@ -445,6 +458,32 @@ struct DgradKernel {
       // No CTA leaves while its peer may still arrive on its barriers (or, split-K, read its partial).
       __syncwarp();
       cute::cluster_sync();
+    }
+  }
+
+  // Zero fill: the dx positions outside phase (0, 0), written by `threads` threads of this CTA with 16-byte
+  // streaming stores (no shared memory, no TMA, no barrier: nothing else writes them). CTAs take dx rows
+  // blockIdx.x, blockIdx.x + gridDim.x, ...: a row h % stride_h != 0 is zero from end to end, and in the other
+  // rows the columns w % stride_w != 0, each C * 2 contiguous bytes (C is a multiple of 8).
+  static __device__ void zero_fill_phases(Element* dx, DgradShape const& d, int thread, int threads) {
+    int const chunks_per_pixel = int(d.c) / 8;
+    int const row_chunks = int(d.w) * chunks_per_pixel;
+    int const zero_cols = int(d.w) - (int(d.w) + int(d.stride_w) - 1) / int(d.stride_w);
+    int const col_chunks = zero_cols * chunks_per_pixel;
+    int const gaps = int(d.stride_w) - 1;  // zero columns between two columns of phase 0
+    int const rows = int(d.n * d.h);
+    uint4 const zero = make_uint4(0u, 0u, 0u, 0u);
+    for (int row = blockIdx.x; row < rows; row += gridDim.x) {
+      uint4* base = reinterpret_cast<uint4*>(dx + size_t(row) * d.w * d.c);
+      if ((row % int(d.h)) % int(d.stride_h) != 0) {
+        for (int j = thread; j < row_chunks; j += threads) __stcs(base + j, zero);
+      } else {
+        for (int j = thread; j < col_chunks; j += threads) {
+          int const z = j / chunks_per_pixel;  // the z-th zero column of the row
+          int const col = z / gaps * int(d.stride_w) + 1 + z % gaps;
+          __stcs(base + col * chunks_per_pixel + (j - z * chunks_per_pixel), zero);
+        }
+      }
     }
   }
 

@@ -159,6 +159,9 @@ def measure(args) -> int:
             if any(part in candidate["entry"] for part in args.skip):
                 continue
             outcome = {"config": candidate["config"], "entry": candidate["entry"]}
+            if "variant" in candidate:
+                # A launch of a kernel other than the one its config implies (a comparison, never chosen).
+                outcome["variant"] = candidate["variant"]
             try:
                 launcher = KernelLauncher(args.plan / "kernels" / candidate["fatbin"], candidate)
                 w_d = filters[launcher.filter_layout]
@@ -201,7 +204,7 @@ def table(args) -> int:
     existing = json.loads(path.read_text()) if path.is_file() else {}
     entries = dict(existing.get("entries", {}))
     for row in results["problems"]:
-        valid = sorted((c for c in row["candidates"] if c.get("valid")
+        valid = sorted((c for c in row["candidates"] if c.get("valid") and "variant" not in c
                         and not any(part in c["entry"] for part in args.skip)), key=lambda c: c["ms"])
         if not valid:
             continue

@@ -38,9 +38,13 @@ def emulate(config: sm90.Sm90Config, prob: DgradProblem, dy: np.ndarray, w_rsck:
     rows_max, cols_max = -(-d.h // d.stride_h), -(-d.w // d.stride_w)
     tiles_c = -(-d.c // config.tile_n)
     tiles_n, tiles_h, tiles_w = -(-d.n // box.n), -(-rows_max // box.h), -(-cols_max // box.w)
-    # The divisors the kernel decodes with (push constants 17..34) are the walk's own extents.
-    assert list(constants[17:35:3]) == [tiles_c, d.stride_h * d.stride_w, tiles_w, tiles_h, d.stride_h, d.stride_w]
-    phases = d.stride_h * d.stride_w
+    # The divisors the kernel decodes with (push constants 17..34) are the walk's own extents; the walk covers
+    # phase (0, 0) alone where the kernel zero-fills the others (TileWalk::zero_fill).
+    phases = constants[20]
+    zero_fill = phases == 1 and d.stride_h * d.stride_w > 1
+    assert zero_fill == sm90.zero_fills(d)
+    assert list(constants[17:35:3]) == [tiles_c, phases if zero_fill else d.stride_h * d.stride_w, tiles_w,
+                                        tiles_h, d.stride_h, d.stride_w]
     tiles_m = tiles_w * tiles_h * tiles_n
     count = tiles_c * phases * -(-tiles_m // config.cluster)
     assert count == sm90.unit_count(config, d, box)
@@ -98,7 +102,35 @@ def emulate(config: sm90.Sm90Config, prob: DgradProblem, dy: np.ndarray, w_rsck:
                         if n < d.n and i < rows and j < cols:
                             dx[n, i * d.stride_h + ph, j * d.stride_w + pw, channels] = \
                                 tile_rows[row, :channels.stop - c0]
+    if zero_fill:
+        zero_fill_phases(dx, d, launch(config, prob).grid[0])
     return dx
+
+
+def zero_fill_phases(dx: np.ndarray, d: DgradProblem, ctas: int) -> None:
+    """The kernel's zero_fill_phases over a flat dx, chunk by chunk (8 channels each), for every CTA; a chunk
+    written twice or inside phase (0, 0) is an error."""
+    flat = dx.reshape(-1)
+    written = np.zeros(flat.size // 8, dtype=bool)
+    chunks_per_pixel = d.c // 8
+    zero_cols = d.w - -(-d.w // d.stride_w)
+    gaps = d.stride_w - 1
+    for cta in range(ctas):
+        for row in range(cta, d.n * d.h, ctas):
+            base = row * d.w * chunks_per_pixel
+            if (row % d.h) % d.stride_h:
+                chunks = [base + j for j in range(d.w * chunks_per_pixel)]
+            else:
+                chunks = []
+                for j in range(zero_cols * chunks_per_pixel):
+                    z = j // chunks_per_pixel
+                    col = z // gaps * d.stride_w + 1 + z % gaps
+                    assert col % d.stride_w
+                    chunks.append(base + col * chunks_per_pixel + j - z * chunks_per_pixel)
+            for chunk in chunks:
+                assert not written[chunk] and np.isnan(flat[chunk * 8:chunk * 8 + 8]).all()
+                written[chunk] = True
+                flat[chunk * 8:chunk * 8 + 8] = 0.0
 
 
 def store_boxes(config: sm90.Sm90Config, box: sm90.Box):
@@ -139,6 +171,9 @@ PROBLEMS = list(random_problems(24, 3)) + [
     DgradProblem(1, 7, 9, 24, 8, 3, 3, 4, 5, 1, 1, 2, 2, "f16"),       # odd sizes, 3x3/s2
     DgradProblem(2, 5, 5, 8, 16, 3, 3, 5, 5, 1, 1, 1, 1, "f16"),       # unit stride, padded
     DgradProblem(1, 10, 10, 8, 8, 2, 2, 3, 3, 0, 0, 4, 4, "f16"),      # stride > filter: rows no tap reaches
+    DgradProblem(2, 7, 9, 16, 8, 1, 1, 4, 5, 0, 0, 2, 2, "f16"),       # zero fill, odd sizes
+    DgradProblem(1, 9, 6, 8, 8, 1, 1, 3, 6, 0, 0, 3, 1, "f16"),        # zero fill, whole rows only
+    DgradProblem(2, 5, 10, 24, 16, 1, 1, 5, 4, 0, 0, 1, 3, "f16"),     # zero fill, columns only (two per gap)
 ]
 
 
@@ -342,8 +377,8 @@ def test_fast_divisor_refuses_zero():
 
 
 def test_walk_divisors_follow_the_shape():
-    # 1x1 stride 2 c256/k512 at 56x56: 2 channel blocks of 128, 4 phases, boxes over a phase's 28 x 28 outputs.
-    prob = DgradProblem(8, 56, 56, 256, 512, 1, 1, 28, 28, 0, 0, 2, 2, "f16")
+    # 3x3 stride 2 c256/k512 at 56x56: 2 channel blocks of 128, 4 phases, boxes over a phase's 28 x 28 outputs.
+    prob = DgradProblem(8, 56, 56, 256, 512, 3, 3, 28, 28, 1, 1, 2, 2, "f16")
     config = sm90.Sm90Config("f16", 128, 128, 5, 1)
     constants = launch(config, prob).constants
     box = sm90.Box(*constants[13:16])
@@ -351,3 +386,21 @@ def test_walk_divisors_follow_the_shape():
     assert values == [2, 4, -(-28 // box.w), -(-28 // box.h), 2, 2]
     for index in range(6):
         assert tuple(constants[17 + 3 * index:20 + 3 * index]) == sm90.fast_divisor(values[index])
+
+
+def test_zero_fill_walks_one_phase_on_every_sm():
+    # 1x1 stride 2 without padding: the walk covers phase (0, 0) alone (phases divisor 1) and the grid takes
+    # every SM even where the walk has fewer units (batch 1: 2 channel blocks x 7 boxes of 128 = 14 units).
+    for n in (1, 256):
+        prob = DgradProblem(n, 56, 56, 256, 512, 1, 1, 28, 28, 0, 0, 2, 2, "f16")
+        config = sm90.Sm90Config("f16", 128, 128, 5, 1)
+        geometry = launch(config, prob)
+        assert sm90.zero_fills(prob) and geometry.constants[20] == 1
+        assert geometry.grid[0] == sm90.SM_COUNT
+        assert sm90.unit_count(config, prob) == 2 * -(-n * 28 * 28 // 128)
+    # Padding or a filter wider than one tap puts taps into other phases: no zero fill.
+    for prob in (DgradProblem(2, 8, 8, 16, 16, 1, 1, 5, 5, 1, 1, 2, 2, "f16"),
+                 DgradProblem(2, 8, 8, 16, 16, 3, 3, 4, 4, 1, 1, 2, 2, "f16"),
+                 DgradProblem(2, 8, 8, 16, 16, 1, 1, 8, 8, 0, 0, 1, 1, "f16")):
+        assert not sm90.zero_fills(prob)
+        assert launch(sm90.Sm90Config("f16", 128, 128, 5, 1), prob).constants[20] == prob.stride_h * prob.stride_w
