@@ -10,7 +10,9 @@ Inputs come from bench/prepare_gpu.py (vmfbs, fatbins, cases.json). For every dg
   - with --bench: medians of CUDA-event loops of our kernel and of cuDNN (torch convolution_backward on
     channels_last tensors), XLA through JAX (jit, per call), and with --iree-bench ours and stock IREE through
     iree-benchmark-module (per call, and amortized over 16 dgrads in one invocation where built); ours with the
-    runtime settings iree_cutlass.Module uses (caching allocator, synchronous allocations), stock IREE as is.
+    runtime settings iree_cutlass.Module uses (caching allocator, synchronous allocations), stock IREE as is;
+    module variants where built (prepare_gpu --variants: donated dx storage, pipelined calls) are checked through
+    iree-run-module and timed with --iree-variants.
 The CNN gradient case is checked against JAX on the GPU (float32 on the same inputs).
 Prints a table last; writes everything to --out as JSON.
 """
@@ -66,6 +68,27 @@ def layer_inputs(rng: np.random.Generator, layer: dict):
     conv = ConvLayer(**layer)
     return (conv, random_array(rng, (conv.n, conv.p, conv.q, conv.k), conv.dtype),
             random_array(rng, (conv.r, conv.r, conv.c, conv.k), conv.dtype))
+
+
+# The runtime flags each module variant (prepare_gpu.VARIANTS) is timed with: donated storage with IREE's own
+# defaults (a call then allocates nothing large, so the stream-ordered allocations cost nothing); pipelined modules
+# as 16 calls queued back to back (coarse fences), timed per call.
+VARIANT_RUNTIME_FLAGS = {"donated": [], "pipelined": ["--batch_size=16"]}
+
+
+def module_inputs(case: dict, variant: str, dys: list[np.ndarray], w: np.ndarray) -> list[np.ndarray]:
+    """The arguments of a case's module variant (prepare_gpu.VARIANTS; "" is the module itself): (dy..., w), and
+    for a variant with donated outputs one dx-shaped storage buffer per dgrad after w, NaN-poisoned so that a check
+    sees every element written."""
+    if not variant or not case.get("variants", {}).get(variant, {}).get("donated"):
+        return [*dys, w]
+    from iree_cutlass.workloads import ConvLayer
+    conv = ConvLayer(**case["layer"])
+    dtype = {"f16": np.float16, "f32": np.float32}.get(conv.dtype)
+    if dtype is None:
+        import ml_dtypes
+        dtype = ml_dtypes.bfloat16
+    return [*dys, w, *([np.full((conv.n, conv.h, conv.w, conv.c), np.nan, dtype=dtype)] * len(dys))]
 
 
 def event_median_ms(run, sync, make_event) -> float:
@@ -172,6 +195,20 @@ def rotating_buffers(dy_d, dx_d, copies: int) -> tuple[list, list]:
     return dys, dxs
 
 
+def iree_run_outputs(vmfb: pathlib.Path, inputs: list[np.ndarray]) -> list[np.ndarray] | str:
+    """The results of one call through iree-run-module on the CUDA HAL (IREE's defaults), or the failure."""
+    with tempfile.TemporaryDirectory() as work:
+        flags = []
+        for index, array in enumerate(inputs):
+            np.save(pathlib.Path(work) / f"in{index}.npy", array)
+            flags.append(f"--input=@{work}/in{index}.npy")
+        done = subprocess.run(["iree-run-module", "--device=cuda", f"--module={vmfb}", "--function=main", *flags,
+                               f"--output=@{work}/out0.npy"], capture_output=True, text=True, timeout=300)
+        if done.returncode != 0:
+            return "failed: " + (done.stderr.strip().splitlines() or ["?"])[-1][:200]
+        return [np.load(pathlib.Path(work) / "out0.npy")]
+
+
 def iree_benchmark_ms(vmfb: pathlib.Path, inputs: list[np.ndarray], extra_flags=(), env=None) -> float | str:
     """Per-call real time (median of repetitions) from iree-benchmark-module, or the failure. `env`: more
     environment variables for it."""
@@ -239,6 +276,18 @@ def check_dgrad(case: dict, bundle: pathlib.Path, rng, torch, args) -> dict:
     row["kernel_unwritten"] = int(np.count_nonzero(~np.isfinite(dx_kernel.astype(np.float32))))
     row["kernel_rel_l2"] = rel_l2(dx_kernel, reference)
     row["ok"] = bool(row["iree_rel_l2"] <= limit and row["kernel_rel_l2"] <= limit and row["kernel_unwritten"] == 0)
+    for variant in case.get("variants", {}):
+        # The same dgrad through each module variant, run by iree-run-module (it drives coarse-fences functions
+        # too); donated storage arrives NaN-poisoned, so an element the kernel missed fails here.
+        outputs = iree_run_outputs(bundle / "vmfb" / f"{case['tag']}.ours.{variant}.vmfb",
+                                   module_inputs(case, variant, [dy], w))
+        if isinstance(outputs, str):
+            row[f"iree_{variant}_error"] = outputs
+            row["ok"] = False
+            continue
+        dx_variant = outputs[0].reshape(dx_shape)
+        row[f"iree_{variant}_rel_l2"] = rel_l2(dx_variant, reference)
+        row["ok"] = bool(row["ok"] and row[f"iree_{variant}_rel_l2"] <= limit)
 
     if args.bench and dtype in args.bench_dtypes and not case["tag"].startswith("odd_") and not nchw:
         row["kernel_ms"] = launcher.time_ms(dy_d, w_d, dx_d)
@@ -269,6 +318,16 @@ def check_dgrad(case: dict, bundle: pathlib.Path, rng, torch, args) -> dict:
         if many.exists():
             total = iree_benchmark_ms(many, [inputs[0]] * case["amortized_copies"] + [inputs[1]], args.iree_flags)
             row["iree_amortized_ms"] = total / case["amortized_copies"] if isinstance(total, float) else total
+        for variant in [v for v in case.get("variants", {}) if v in args.iree_variants]:
+            flags = VARIANT_RUNTIME_FLAGS[variant]
+            row[f"iree_{variant}_ms"] = iree_benchmark_ms(bundle / "vmfb" / f"{case['tag']}.ours.{variant}.vmfb",
+                                                          module_inputs(case, variant, [dy], w), flags)
+            many = bundle / "vmfb" / f"{case['tag']}.ours_x{case.get('amortized_copies', 0)}.{variant}.vmfb"
+            if many.exists():
+                total = iree_benchmark_ms(many, module_inputs(case, variant, [dy] * case["amortized_copies"], w),
+                                          flags)
+                row[f"iree_{variant}_amortized_ms"] = \
+                    total / case["amortized_copies"] if isinstance(total, float) else total
         for target, stock in case.get("stock", {}).items():
             if args.stock_targets and target not in args.stock_targets:
                 continue
@@ -391,6 +450,10 @@ def summary(rows: list[dict]) -> dict:
             "iree_amortized_over_kernel_rotating": ratio("iree_amortized_ms", "kernel_rotating_ms", subset),
             "iree_amortized_over_kernel_rotating_graphs": ratio("iree_amortized_ms", "kernel_rotating_graph_ms",
                                                                subset),
+            **{f"iree_{variant}_per_call_over_xla": ratio(f"iree_{variant}_ms", "xla_ms", subset)
+               for variant in VARIANT_RUNTIME_FLAGS},
+            **{f"iree_{variant}_amortized_over_kernel_rotating":
+               ratio(f"iree_{variant}_amortized_ms", "kernel_rotating_ms", subset) for variant in VARIANT_RUNTIME_FLAGS},
             "stock_sm_80_over_cudnn": ratio("stock_sm_80_ms", "cudnn_ms", subset),
             **({"percent_of_roofline": geomean([r["percent_of_roofline"] for r in subset])}
                if all("percent_of_roofline" in r for r in subset) else {}),
@@ -411,6 +474,9 @@ def main() -> int:
                              "repeatable); default: the settings iree_cutlass.Module runs with (runtime.py)")
     parser.add_argument("--iree-default-runtime", action="store_true",
                         help="time our modules with IREE's own runtime defaults instead")
+    parser.add_argument("--iree-variants", nargs="*", default=list(VARIANT_RUNTIME_FLAGS),
+                        choices=list(VARIANT_RUNTIME_FLAGS), help="module variants to time with --iree-bench (every "
+                        "variant built is checked for numerics whatever this says)")
     parser.add_argument("--only", nargs="+", default=[""], help="substring filters on case tags (any matches)")
     parser.add_argument("--skip", nargs="+", default=[], help="case tags to leave out")
     args = parser.parse_args()

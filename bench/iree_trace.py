@@ -23,7 +23,7 @@ import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "python"))
-from gpu_check import layer_inputs  # noqa: E402
+from gpu_check import layer_inputs, module_inputs, reference_dx  # noqa: E402
 
 CALLS = 30
 DEFAULT_TAGS = ["s2_3x3_128_128s2_n8_f16", "s1_1x1_64_256_n256_f16", "s3_3x3_256_256_n256_f16"]
@@ -56,7 +56,10 @@ def trace_module(vmfb: pathlib.Path, arrays: list[np.ndarray], torch, calls: int
     context.add_vm_module(module)
     main = context.modules[module.name]["main"]
     inputs = _device_inputs(config, arrays)
-    for _ in range(3):
+    results = main(*inputs)
+    results = results if isinstance(results, (tuple, list)) else (results,)
+    outputs = [np.asarray(r.to_host()) for r in (results[0], results[-1])]  # checked by the caller
+    for _ in range(2):
         main(*inputs)
     wall = []
     for _ in range(calls):
@@ -72,7 +75,15 @@ def trace_module(vmfb: pathlib.Path, arrays: list[np.ndarray], torch, calls: int
     if torch.cuda.is_available():
         torch.cuda.synchronize()
     return {"wall_ms_median": statistics.median(wall), "wall_ms_min": min(wall),
-            **timeline_summary(_trace_events(prof), calls, "iree_call")}
+            **timeline_summary(_trace_events(prof), calls, "iree_call")}, outputs
+
+
+def output_check(outputs: list[np.ndarray], reference: np.ndarray) -> dict:
+    """Relative L2 of the first and last results against float64, and how many elements stayed NaN."""
+    from gpu_check import rel_l2
+    errors = [rel_l2(o.reshape(reference.shape), reference) for o in outputs]
+    return {"rel_l2_max": float("nan") if any(np.isnan(errors)) else max(errors),
+            "unwritten": int(sum(np.isnan(o.astype(np.float32)).sum() for o in outputs))}
 
 
 def _trace_events(prof) -> list[dict]:
@@ -217,16 +228,23 @@ def main() -> int:
             continue
         case = cases[tag]
         _, dy, w = layer_inputs(rng, case["layer"])
+        reference = reference_dx(torch, case["layer"], dy, w) if torch.cuda.is_available() else None
         row = {"tag": tag, "flags": args.flags, "allocators": args.allocator}
         try:
             row["variant"] = args.variant or "shipped"
-            row["single"] = trace_module(args.bundle / "vmfb" / f"{tag}.ours{suffix}.vmfb", [dy, w], torch, args.calls,
-                                         args.allocator, args.driver)
+            row["single"], outputs = trace_module(args.bundle / "vmfb" / f"{tag}.ours{suffix}.vmfb",
+                                                  module_inputs(case, args.variant, [dy], w), torch,
+                                                  args.calls, args.allocator, args.driver)
+            if reference is not None:
+                row["single"]["check"] = output_check(outputs, reference)
             copies = case.get("amortized_copies")
             if copies:
-                many = trace_module(args.bundle / "vmfb" / f"{tag}.ours_x{copies}{suffix}.vmfb", [dy] * copies + [w],
-                                    torch, max(3, args.calls // 4), args.allocator, args.driver)
+                many, outputs = trace_module(args.bundle / "vmfb" / f"{tag}.ours_x{copies}{suffix}.vmfb",
+                                             module_inputs(case, args.variant, [dy] * copies, w),
+                                             torch, max(3, args.calls // 4), args.allocator, args.driver)
                 many["copies"] = copies
+                if reference is not None:
+                    many["check"] = output_check(outputs, reference)
                 row["amortized"] = many
                 if "kernel" in case:
                     row["kernel_alone"] = trace_kernel(args.bundle, case, dy, w, copies, max(3, args.calls // 4))

@@ -84,7 +84,14 @@ def _stock_compile(mlir_path: pathlib.Path, vmfb_path: pathlib.Path, target: str
     return lines[0].strip()[:300]
 
 
-def prepare_layer(layer: ConvLayer, out: pathlib.Path, stock: bool, amortized: bool) -> dict:
+# Module variants built beside each f16 module (vmfb/TAG.ours.VARIANT.vmfb, TAG.ours_x16.VARIANT.vmfb): whether
+# the caller's dx buffers are donated as the results' storage (jax donate_argnums -> iree.abi.output), and more
+# compile flags. "pipelined" functions take a wait and a signal fence (IREE's coarse-fences ABI), so a caller can
+# queue call after call without waiting on the host (iree-benchmark-module --batch_size=N), as JAX does with XLA.
+VARIANTS = {"donated": (True, []), "pipelined": (True, ["--iree-execution-model=async-external"])}
+
+
+def prepare_layer(layer: ConvLayer, out: pathlib.Path, stock: bool, amortized: bool, variants=()) -> dict:
     mlir = dgrad_module(layer)
     mlir_path = out / "mlir" / f"{layer.tag}.mlir"
     mlir_path.write_text(mlir)
@@ -117,6 +124,19 @@ def prepare_layer(layer: ConvLayer, out: pathlib.Path, stock: bool, amortized: b
         if vmfb_many is not None:
             (out / "vmfb" / f"{layer.tag}.ours_x{AMORTIZED_COPIES}.vmfb").write_bytes(vmfb_many)
             case["amortized_copies"] = AMORTIZED_COPIES
+    for variant in variants:
+        donate, flags = VARIANTS[variant]
+        modules = {f"{layer.tag}.ours.{variant}.vmfb": dgrad_module(layer, donate_output=donate)}
+        if amortized:
+            modules[f"{layer.tag}.ours_x{AMORTIZED_COPIES}.{variant}.vmfb"] = \
+                multi_dgrad_module(layer, AMORTIZED_COPIES, donate_outputs=donate)
+        for name, text in modules.items():
+            built, _, failure, _ = _compile(text, name.replace(".vmfb", ".mlir"), OURS_FLAGS + flags, True)
+            if built is None:
+                case.setdefault("variant_errors", {})[name] = failure
+            else:
+                (out / "vmfb" / name).write_bytes(built)
+                case.setdefault("variants", {})[variant] = {"donated": donate, "flags": flags}
     if stock:
         case["stock"] = {}
         for target in STOCK_TARGETS:
@@ -160,6 +180,8 @@ def main() -> int:
     parser.add_argument("--channel-multiple", type=int, default=2, help="random problems' C and K divide by it")
     parser.add_argument("--kernels", default="auto", help="--iree-cutlass-kernels for our modules")
     parser.add_argument("--no-cnn", action="store_true", help="leave out the CNN gradient cases")
+    parser.add_argument("--variants", nargs="*", default=[], choices=sorted(VARIANTS),
+                        help="also build these variants of each f16 module (vmfb/TAG.ours[_x16].VARIANT.vmfb)")
     parser.add_argument("--only", nargs="+", default=[""], help="substring filters on layer tags")
     args = parser.parse_args()
     global KERNEL_FAMILIES
@@ -173,7 +195,8 @@ def main() -> int:
     for index, layer in enumerate(layers, 1):
         print(f"[prepare] {index}/{len(layers)} {layer.tag}", file=sys.stderr, flush=True)
         cases.append(prepare_layer(layer, args.out, args.stock and layer.dtype == "f16",
-                                   args.amortized and layer.dtype == "f16"))
+                                   args.amortized and layer.dtype == "f16",
+                                   args.variants if (layer.dtype, layer.layout) == ("f16", "nhwc") else ()))
     for dtype in ([] if args.random or args.no_cnn else args.dtypes):
         cases.append(prepare_cnn(args.out, dtype))
     commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()

@@ -43,19 +43,32 @@ def dgrad_arg_specs(layer: ConvLayer):
     return jax.ShapeDtypeStruct(shapes["dy"], dtype), jax.ShapeDtypeStruct(shapes["w"], dtype)
 
 
-def dgrad_module(layer: ConvLayer) -> str:
-    return jax.jit(dgrad_fn(layer)).lower(*dgrad_arg_specs(layer)).as_text()
+def dgrad_module(layer: ConvLayer, donate_output: bool = False) -> str:
+    """(dy, w) -> dx; with `donate_output`, (dy, w, dx_storage) -> dx, the storage donated (see below)."""
+    return multi_dgrad_module(layer, 1, donate_output)
 
 
-def multi_dgrad_module(layer: ConvLayer, copies: int) -> str:
-    """`copies` independent dgrads of one layer in one function: (dy_0..dy_{n-1}, w) -> (dx_0..dx_{n-1})."""
+def multi_dgrad_module(layer: ConvLayer, copies: int, donate_outputs: bool = False) -> str:
+    """`copies` independent dgrads of one layer in one function: (dy_0..dy_{n-1}, w) -> (dx_0..dx_{n-1}).
+
+    With `donate_outputs` the function also takes one dx-shaped buffer per dgrad after w and donates it
+    (jax.jit donate_argnums): JAX marks each `tf.aliasing_output`, which IREE reads as `iree.abi.output`, so the
+    caller's buffers are the results' storage and a call allocates no result memory."""
     one = dgrad_fn(layer)
+    dy_spec, w_spec = dgrad_arg_specs(layer)
+    if copies == 1 and not donate_outputs:
+        return jax.jit(one).lower(dy_spec, w_spec).as_text()
 
     def many(*args):
-        *dys, w = args
-        return tuple(one(dy, w) for dy in dys)
-    dy_spec, w_spec = dgrad_arg_specs(layer)
-    return jax.jit(many).lower(*([dy_spec] * copies), w_spec).as_text()
+        dys, w = args[:copies], args[copies]
+        results = tuple(one(dy, w) for dy in dys)
+        return results[0] if copies == 1 else results
+    specs = [dy_spec] * copies + [w_spec]
+    if not donate_outputs:
+        return jax.jit(many).lower(*specs).as_text()
+    x_spec = jax.ShapeDtypeStruct(layer_shapes(layer)["x"], JNP_DTYPES[layer.dtype])
+    donated = tuple(range(copies + 1, 2 * copies + 1))
+    return jax.jit(many, donate_argnums=donated, keep_unused=True).lower(*specs, *([x_spec] * copies)).as_text()
 
 
 def small_cnn_grad_module(dtype: str = "f16", batch: int = 4) -> str:

@@ -48,6 +48,20 @@ def test_compile_jax_lowered():
     _assert_one_offload(iree_cutlass.compile(jax.jit(dgrad_fn(conv)).lower(*dgrad_arg_specs(conv))))
 
 
+def test_donated_buffers_become_the_results_storage():
+    # jax donate_argnums marks each storage argument tf.aliasing_output; after the pass IREE's ABI must still
+    # alias every offloaded dgrad's result to its caller buffer (no result allocation per call).
+    from iree_cutlass.jax_models import multi_dgrad_module
+    source = multi_dgrad_module(layer(**SMALL), 2, donate_outputs=True)
+    assert source.count("tf.aliasing_output") == 2
+    compiled = iree_cutlass.compile(source, compile_to="abi")
+    text = compiled.vmfb.decode()
+    assert len(compiled.report.offloaded) == 2 and text.count("hal.dispatch.extern") == 2
+    assert "hal.tensor.alias" in text and "%arg3" in text and "%arg4" in text
+    aliased = {line.split(" to ")[1].split()[0] for line in text.splitlines() if "hal.tensor.alias" in line}
+    assert aliased == {"%arg3", "%arg4"}
+
+
 def test_plugin_off_offloads_nothing():
     compiled = iree_cutlass.compile(jax_dgrad_text(**SMALL), plugin=False, target="sm_80")
     assert compiled.report is None and compiled.vmfb[:2] == b"PK"

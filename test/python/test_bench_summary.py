@@ -47,3 +47,36 @@ def test_summary_leaves_failed_timings_out_of_ratios(gpu_check):
     assert result["iree_amortized_over_kernel"] == pytest.approx(math.sqrt(1.1 * 1.0))
     assert result["iree_amortized_over_kernel_rotating"] == pytest.approx(math.sqrt(1.1 * 0.8))
     assert result["kernel_over_cudnn"] == pytest.approx(math.sqrt(2.0))
+
+
+def _load(name):
+    spec = importlib.util.spec_from_file_location(name, GPU_CHECK.parent / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_merged_parts_keep_their_rows_and_recompute_the_geomeans():
+    merge_checks = _load("merge_checks")
+    part = lambda rows, **extra: {"commit": "abc", "dirty_tree": False, "card": "H200", "rows": rows, **extra}
+    one = part([row("f16", 256, tag="a", kernel_ms=1.0, cudnn_ms=2.0)], geomean_f16_n256={"stale": 1})
+    two = part([row("f16", 256, tag="b", kernel_ms=1.0, cudnn_ms=0.5)])
+    merged = merge_checks.merge([one, two])
+    assert [r["tag"] for r in merged["rows"]] == ["a", "b"]
+    assert merged["geomean_f16_n256"]["kernel_over_cudnn"] == pytest.approx(1.0)  # sqrt(0.5 * 2)
+    assert merged["geomean_f16_n256"]["layers"] == 2 and len(merged["parts"]) == 2
+    with pytest.raises(SystemExit, match="commit"):
+        merge_checks.merge([one, {**two, "commit": "def"}])
+    with pytest.raises(SystemExit, match="more than one part"):
+        merge_checks.merge([one, one])
+
+
+def test_donated_variants_take_one_poisoned_storage_per_dgrad(gpu_check):
+    import numpy as np
+    layer = {"name": "t", "n": 2, "h": 9, "w": 7, "c": 8, "k": 16, "r": 3, "stride": 2, "pad": 1, "dtype": "f16"}
+    case = {"layer": layer, "variants": {"pipelined": {"donated": True, "flags": []}}}
+    dys, w = [np.zeros((2, 5, 4, 16), np.float16)] * 3, np.zeros((3, 3, 8, 16), np.float16)
+    assert len(gpu_check.module_inputs(case, "", dys, w)) == 4
+    inputs = gpu_check.module_inputs(case, "pipelined", dys, w)
+    assert len(inputs) == 7 and inputs[3] is w
+    assert all(a.shape == (2, 9, 7, 8) and a.dtype == np.float16 and np.isnan(a).all() for a in inputs[4:])

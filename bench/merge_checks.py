@@ -1,0 +1,51 @@
+"""Merges GPU-check results of one bundle taken in several calls (gpu_check.py --only ...) into one result file.
+
+    python3 bench/merge_checks.py part1.json part2.json --out bench/results/..._check.json
+
+Every row keeps the timings of the call it was measured in (ours and its peers side by side, so every per-layer
+ratio is still a same-run ratio); the geomeans are recomputed over all rows. The parts must come from the same
+bundle commit and card.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from gpu_check import summary  # noqa: E402
+
+
+def merge(parts: list[dict]) -> dict:
+    first = parts[0]
+    for part in parts[1:]:
+        for key in ("commit", "dirty_tree", "card"):
+            if part.get(key) != first.get(key):
+                raise SystemExit(f"error: the parts differ in {key}: {first.get(key)!r} and {part.get(key)!r}")
+    tags = [row["tag"] for part in parts for row in part["rows"]]
+    if len(tags) != len(set(tags)):
+        raise SystemExit("error: a case appears in more than one part")
+    merged = {key: value for key, value in first.items() if not key.startswith("geomean_")}
+    merged["rows"] = [row for part in parts for row in part["rows"]]
+    merged["parts"] = [{"cases": len(part["rows"]), "ceilings": part.get("ceilings")} for part in parts]
+    merged.update(summary(merged["rows"]))
+    return merged
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("parts", type=pathlib.Path, nargs="+")
+    parser.add_argument("--out", type=pathlib.Path, required=True)
+    args = parser.parse_args()
+    merged = merge([json.loads(path.read_text()) for path in args.parts])
+    temporary = args.out.with_suffix(".tmp")
+    temporary.write_text(json.dumps(merged, indent=1))
+    temporary.replace(args.out)
+    print(f"merged {len(merged['rows'])} rows from {len(args.parts)} parts into {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
