@@ -4,7 +4,7 @@
 
 Every row keeps the timings of the call it was measured in (ours and its peers side by side, so every per-layer
 ratio is still a same-run ratio); the geomeans are recomputed over all rows. The parts must come from the same
-bundle commit and card.
+bundle commit and card; a case in several parts keeps its first row.
 """
 
 from __future__ import annotations
@@ -24,11 +24,16 @@ def merge(parts: list[dict]) -> dict:
         for key in ("commit", "dirty_tree", "card"):
             if part.get(key) != first.get(key):
                 raise SystemExit(f"error: the parts differ in {key}: {first.get(key)!r} and {part.get(key)!r}")
-    tags = [row["tag"] for part in parts for row in part["rows"]]
-    if len(tags) != len(set(tags)):
-        raise SystemExit("error: a case appears in more than one part")
+    rows, repeated = {}, []
+    for part in parts:
+        for row in part["rows"]:
+            if row["tag"] in rows:
+                repeated.append(row["tag"])  # a case two parts' filters both took: the first part's row stands
+            else:
+                rows[row["tag"]] = row
     merged = {key: value for key, value in first.items() if not key.startswith("geomean_")}
-    merged["rows"] = [row for part in parts for row in part["rows"]]
+    merged["rows"] = list(rows.values())
+    merged["repeated_cases_dropped"] = repeated
     merged["parts"] = [{"cases": len(part["rows"]), "ceilings": part.get("ceilings")} for part in parts]
     merged.update(summary(merged["rows"]))
     return merged
