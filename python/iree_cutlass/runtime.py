@@ -65,12 +65,32 @@ class Module:
         if function not in self.function_names():
             raise RunError(f"no function '{function}' (the module has: {', '.join(self.function_names())})")
         try:
-            results = self._functions[function](*inputs)
+            if self._vm_module.lookup_function(function).reflection.get("iree.abi.model") == "coarse-fences":
+                results = self._call_with_fences(function, inputs)
+            else:
+                results = self._functions[function](*inputs)
         except (RuntimeError, ValueError, TypeError) as error:
             raise RunError(f"calling '{function}' failed: {_first_line(error)}") from None
         if not isinstance(results, (tuple, list)):
             results = (results,)
         return [np.asarray(r.to_host() if hasattr(r, "to_host") else r) for r in results]
+
+    def _call_with_fences(self, function: str, inputs: Sequence[np.ndarray]) -> list:
+        """A function compiled with --iree-execution-model=async-external takes a wait and a signal fence after its
+        arguments: it waits on nothing here and is waited for before its results are read."""
+        import iree.runtime as ireert
+        device = self._config.device
+        arguments = ireert.VmVariantList(len(inputs) + 2)
+        for array in inputs:
+            arguments.push_ref(ireert.asdevicearray(device, np.asarray(array))._buffer_view)
+        done = ireert.HalFence.create_at(device.create_semaphore(0), 1)
+        arguments.push_ref(ireert.HalFence(1))  # a fence with no timepoints is already reached
+        arguments.push_ref(done)
+        results = ireert.VmVariantList(1)
+        self._context.vm_context.invoke(self._vm_module.lookup_function(function), arguments, results)
+        done.wait()
+        return [ireert.DeviceArray(device, results.get_as_object(index, ireert.HalBufferView),
+                                   implicit_host_transfer=True) for index in range(results.size)]
 
 
 def _first_line(error: Exception) -> str:
