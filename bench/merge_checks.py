@@ -16,6 +16,7 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from gpu_check import summary  # noqa: E402
+from iree_cutlass.cli.common import write_atomically  # noqa: E402  (gpu_check put python/ on the path)
 
 
 def merge(parts: list[dict]) -> dict:
@@ -45,9 +46,7 @@ def main() -> int:
     parser.add_argument("--out", type=pathlib.Path, required=True)
     args = parser.parse_args()
     merged = merge([json.loads(path.read_text()) for path in args.parts])
-    temporary = args.out.with_suffix(".tmp")
-    temporary.write_text(json.dumps(merged, indent=1))
-    temporary.replace(args.out)
+    write_atomically(args.out, json.dumps(merged, indent=1).encode())
     print(f"merged {len(merged['rows'])} rows from {len(args.parts)} parts into {args.out}")
     return 0
 

@@ -18,6 +18,7 @@ import pathlib
 import sys
 from unittest import mock
 
+from iree_cutlass.cli.common import write_atomically
 from iree_cutlass.plugin import sm90
 from iree_cutlass.plugin.kernels import config_from_dict, launch_record
 from iree_cutlass.plugin.problem import DgradProblem
@@ -45,9 +46,7 @@ def main() -> int:
             record = launch_record(shipped, problem)
         entry["candidates"].append({**record, "fatbin": same[0]["fatbin"], "variant": "zero_tiles"})
         added += 1
-    temporary = path.with_suffix(".json.tmp")
-    temporary.write_text(json.dumps(plan, indent=1))
-    temporary.replace(path)
+    write_atomically(path, json.dumps(plan, indent=1).encode())
     print(f"[zero-fill] {added} zero-tile launches added to {path}")
     return 0
 

@@ -218,9 +218,8 @@ def table(args) -> int:
                 "how": "iree-cutlass-tune measure: per candidate the median of CUDA-event loops of launches "
                        "(timing: loop) or of CUDA-graph replays (timing: graph); the fastest valid one wins",
                 "entries": dict(sorted(entries.items()))}
-    temporary = path.with_suffix(".json.tmp")
-    temporary.write_text(json.dumps(document, indent=1) + "\n")
-    temporary.replace(path)
+    from iree_cutlass.cli.common import write_atomically
+    write_atomically(path, (json.dumps(document, indent=1) + "\n").encode())
     _say(f"wrote {len(entries)} entries to {path}")
     return 0
 
