@@ -65,8 +65,9 @@ class Module:
         if function not in self.function_names():
             raise RunError(f"no function '{function}' (the module has: {', '.join(self.function_names())})")
         try:
-            if self._vm_module.lookup_function(function).reflection.get("iree.abi.model") == "coarse-fences":
-                results = self._call_with_fences(function, inputs)
+            vm_function = self._vm_module.lookup_function(function)
+            if vm_function.reflection.get("iree.abi.model") == "coarse-fences":
+                results = self._call_with_fences(vm_function, inputs)
             else:
                 results = self._functions[function](*inputs)
         except (RuntimeError, ValueError, TypeError) as error:
@@ -75,7 +76,7 @@ class Module:
             results = (results,)
         return [np.asarray(r.to_host() if hasattr(r, "to_host") else r) for r in results]
 
-    def _call_with_fences(self, function: str, inputs: Sequence[np.ndarray]) -> list:
+    def _call_with_fences(self, vm_function, inputs: Sequence[np.ndarray]) -> list:
         """A function compiled with --iree-execution-model=async-external takes a wait and a signal fence after its
         arguments: it waits on nothing here and is waited for before its results are read."""
         import iree.runtime as ireert
@@ -87,7 +88,7 @@ class Module:
         arguments.push_ref(ireert.HalFence(1))  # a fence with no timepoints is already reached
         arguments.push_ref(done)
         results = ireert.VmVariantList(1)
-        self._context.vm_context.invoke(self._vm_module.lookup_function(function), arguments, results)
+        self._context.vm_context.invoke(vm_function, arguments, results)
         done.wait()
         return [ireert.DeviceArray(device, results.get_as_object(index, ireert.HalBufferView),
                                    implicit_host_transfer=True) for index in range(results.size)]
