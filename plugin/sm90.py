@@ -7,6 +7,7 @@ holds the TMA descriptors each CTA builds on the device (256 bytes per CTA).
 """
 from __future__ import annotations
 
+import dataclasses
 import pathlib
 from dataclasses import dataclass
 from typing import ClassVar
@@ -42,6 +43,7 @@ _INT32_MAX = 2**31 - 1
 
 
 SCHEDULES = ("cooperative", "pingpong")
+TRANSPOSED_TILE_M = (128, 192, 256, 384, 512)   # pixels of a transposed tile (the MMA's N, two warpgroups')
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,9 @@ class Sm90Config:
     split_k: int = 1   # CTAs of a cluster splitting each tile's reduction, summed through distributed shared memory
     wg_stores: bool = False  # cooperative 128-row tiles with a store ring: each consumer warpgroup stages and
                              # stores its own 64 rows (own barrier, own storer), so neither waits for the other
+    transposed: bool = False  # the MMA computes dx^T (channels x pixels): 64 or 128 channels by tile_m pixels,
+                              # tile_m any multiple of 64 the accumulators hold (1x1 problems walk flat pixels)
+    tile_buffers: int = 1     # transposed: 2 stages tiles into two staging tiles in turns (stores drain meanwhile)
 
     family: ClassVar[str] = FAMILY
 
@@ -69,11 +74,19 @@ class Sm90Config:
         if self.schedule not in SCHEDULES:
             raise ValueError(f"schedule must be one of {SCHEDULES}, got {self.schedule!r}")
         allowed_m = (128, 256) if self.schedule == "cooperative" else (64, 128)
+        if self.transposed:
+            allowed_m = TRANSPOSED_TILE_M
+            if (self.schedule != "cooperative" or self.cluster != 1 or self.resident_k or self.store_slots
+                    or self.split_k > 1 or self.ctas_per_sm != 1 or self.tile_n not in (64, 128)):
+                raise ValueError("transposed tiles are cooperative, one CTA per SM, 64 or 128 channels, with "
+                                 "whole-tile staging and no cluster, resident filter or split-K")
+        if self.tile_buffers not in (1, 2) or (self.tile_buffers == 2 and not self.transposed):
+            raise ValueError(f"tile_buffers must be 1, or 2 for transposed tiles, got {self.tile_buffers}")
         if self.tile_m not in allowed_m:
             raise ValueError(f"tile_m of a {self.schedule} kernel must be one of {allowed_m}, got {self.tile_m}")
         if self.tile_n not in (64, 128, 192, 256):
             raise ValueError(f"tile_n must be 64, 128, 192 or 256, got {self.tile_n}")
-        if self.rows_per_warpgroup * self.tile_n > 128 * 128:
+        if self.accumulators_per_warpgroup > 128 * 128:
             raise ValueError(f"tile {self.tile_m}x{self.tile_n} needs more accumulator registers than a thread has")
         if self.stages < 2:
             raise ValueError(f"stages must be >= 2, got {self.stages}")
@@ -104,6 +117,13 @@ class Sm90Config:
         return self.tile_m if self.schedule == "pingpong" else self.tile_m // 2
 
     @property
+    def accumulators_per_warpgroup(self) -> int:
+        """f32 accumulator elements of one consumer warpgroup (transposed: 64 channels by its pixels)."""
+        if self.transposed:
+            return 64 * (self.tile_m // 2 if self.tile_n == 64 else self.tile_m)
+        return self.rows_per_warpgroup * self.tile_n
+
+    @property
     def name(self) -> str:
         return (f"iree_cutlass_dgrad_sm90_{self.dtype}_{self.tile_m}x{self.tile_n}x{TILE_K}"
                 f"_s{self.stages}_c{self.ctas_per_sm}{'_pp' if self.schedule == 'pingpong' else ''}"
@@ -111,7 +131,9 @@ class Sm90Config:
                 f"{f'_rk{self.resident_k}' if self.resident_k else ''}"
                 f"{f'_e{self.store_slots}' if self.store_slots else ''}"
                 f"{'_ws' if self.wg_stores else ''}"
-                f"{f'_k{self.split_k}' if self.split_k > 1 else ''}")
+                f"{f'_k{self.split_k}' if self.split_k > 1 else ''}"
+                f"{'_tr' if self.transposed else ''}"
+                f"{'_b2' if self.tile_buffers == 2 else ''}")
 
     @property
     def cluster_ctas(self) -> int:
@@ -140,7 +162,7 @@ def shared_storage_bytes(config: Sm90Config) -> int:
         offset = config.tile_m * config.tile_n * 4 + 2 * 8                 # SplitKStorage base: partial, barriers
     offset = _align(offset, 1024) + stage_elements_a * 2                   # a
     offset = _align(offset, 1024) + stage_elements_b * 2                   # b
-    buffers = 2 if config.schedule == "pingpong" else 1
+    buffers = 2 if config.schedule == "pingpong" else config.tile_buffers
     staging_elements = config.store_slots * config.tile_m * TILE_K if config.store_slots else \
         config.tile_m * config.tile_n
     offset = _align(offset, 1024) + buffers * staging_elements * 2        # staging
@@ -184,24 +206,40 @@ def _phase_extents(problem: DgradProblem) -> list[tuple[int, int]]:
             for ph in range(p.stride_h) for pw in range(p.stride_w)][:walked_phases(p)]
 
 
+def kernel_problem(config: Sm90Config, problem: DgradProblem) -> DgradProblem:
+    """The problem as the kernel walks it. A transposed kernel walks a 1x1 unit-stride unpadded problem (a plain
+    GEMM over pixels) as one row of N*H*W pixels, or as rows of 256 for tiles over 256 pixels (a box extent is
+    at most 256), so that any tile_m tiles the pixels without waste (192: 66 tiles of the 7x7 batch-256 layer's
+    12544 pixels, where 192-pixel boxes of 7x7 images would need 98)."""
+    p = problem
+    if not config.transposed or (p.r, p.s, p.stride_h, p.stride_w, p.pad_h, p.pad_w) != (1, 1, 1, 1, 0, 0):
+        return p
+    pixels = p.n * p.h * p.w
+    if config.tile_m <= MAX_BOX:
+        rows, width = 1, pixels
+    elif pixels % MAX_BOX == 0:
+        rows, width = pixels // MAX_BOX, MAX_BOX
+    else:
+        return p
+    return dataclasses.replace(p, n=rows, h=1, w=width, p=1, q=width)
+
+
 def choose_box(config: Sm90Config, problem: DgradProblem) -> Box:
     """The box (n, h, w) with n*h*w == tile_m that covers every phase in the fewest live tiles; ties go to the
     widest rows (longer contiguous runs of dx per tile)."""
-    p = problem
+    p = kernel_problem(config, problem)
     extents = _phase_extents(p)
     best, best_key = None, None
-    w = 1
-    while w <= min(config.tile_m, MAX_BOX):
-        h = 1
-        while w * h <= config.tile_m:
+    for w in range(1, min(config.tile_m, MAX_BOX) + 1):
+        for h in range(1, config.tile_m // w + 1):
+            if config.tile_m % (w * h):
+                continue
             n = config.tile_m // (w * h)
             if n <= MAX_BOX:
                 tiles = sum(-(-p.n // n) * -(-rows // h) * -(-cols // w) for rows, cols in extents if rows and cols)
                 key = (tiles, -w, -h)
                 if best_key is None or key < best_key:
                     best, best_key = Box(n, h, w), key
-            h *= 2
-        w *= 2
     return best
 
 
@@ -214,14 +252,14 @@ def _spatial_tiles(problem: DgradProblem, box: Box) -> int:
 
 def tile_count(config: Sm90Config, problem: DgradProblem, box: Box | None = None) -> int:
     """Tiles the kernel covers: channel blocks x walked phases x spatial boxes."""
-    p = problem
+    p = kernel_problem(config, problem)
     box = box or choose_box(config, problem)
     return -(-p.c // config.tile_n) * walked_phases(p) * _spatial_tiles(p, box)
 
 
 def unit_count(config: Sm90Config, problem: DgradProblem, box: Box | None = None) -> int:
     """Units the kernel walks (TileWalk::count): tiles, or per cluster one tile per CTA along M."""
-    p = problem
+    p = kernel_problem(config, problem)
     box = box or choose_box(config, problem)
     return -(-p.c // config.tile_n) * walked_phases(p) * -(-_spatial_tiles(p, box) // config.cluster)
 
@@ -273,7 +311,7 @@ def fast_divisor(value: int) -> tuple[int, int, int]:
 def walk_divisors(config: Sm90Config, problem: DgradProblem, box: Box) -> list[int]:
     """The divisors of TileWalk::decode, each as fast_divisor's triple: channel blocks, phases, boxes across a
     phase's columns and rows, and the two strides."""
-    p = problem
+    p = kernel_problem(config, problem)
     rows_max, cols_max = -(-p.h // p.stride_h), -(-p.w // p.stride_w)
     divisors = (-(-p.c // config.tile_n), walked_phases(p), -(-cols_max // box.w), -(-rows_max // box.h),
                 p.stride_h, p.stride_w)
@@ -281,8 +319,8 @@ def walk_divisors(config: Sm90Config, problem: DgradProblem, box: Box) -> list[i
 
 
 def push_constants(config: Sm90Config, problem: DgradProblem) -> list[int]:
-    """The CONSTANTS uint32 push constants in kernel-parameter order."""
-    p = problem
+    """The CONSTANTS uint32 push constants in kernel-parameter order (the shape the kernel walks)."""
+    p = kernel_problem(config, problem)
     geometry = launch_geometry(config, problem)
     box = geometry.box
     return checked_push_constants([p.n, p.h, p.w, p.c, p.k, p.r, p.s, p.p, p.q, p.pad_h, p.pad_w,
@@ -301,7 +339,8 @@ def supports(config: Sm90Config, problem: DgradProblem) -> str | None:
         return f"C={p.c} is not a multiple of 8 (16-byte dx stores, TMA row strides)"
     if p.stride_h * p.stride_w > MAX_PHASES:
         return f"stride {p.stride_h}x{p.stride_w} has more than {MAX_PHASES} output phases"
-    if max(p.n, p.h, p.w, p.c, p.k, p.p, p.q, p.r * p.s) > _INT32_MAX:
+    walked = kernel_problem(config, p)
+    if max(p.n, p.h, p.w, p.c, p.k, p.p, p.q, p.r * p.s, walked.w, walked.q) > _INT32_MAX:
         return "a dimension exceeds the 32-bit range of TMA coordinates"
     if p.n * p.p * p.q * p.k * 2 >= 2**40 or p.n * p.h * p.w * p.c * 2 >= 2**40:
         return "dy or dx is too large for a TMA descriptor (strides under 2^40 bytes)"
@@ -319,11 +358,12 @@ def supports(config: Sm90Config, problem: DgradProblem) -> str | None:
 _ENTRY = """
 // Generated by iree_cutlass.plugin.sm90 for config {name}.
 using Kernel = iree_cutlass_sm90::DgradKernel<{element}, {tile_m}, {tile_n}, {stages}, {ctas}, {pingpong}, {cluster},
-                                             {resident_k}, {store_slots}, {split_k}, {wg_stores}>;
+                                             {resident_k}, {store_slots}, {split_k}, {wg_stores}, {transposed},
+                                             {tile_buffers}>;
 static_assert(sizeof(Kernel::SharedStorage) == {shared_storage}, "shared storage formula (sm90.py) out of date");
 static_assert(Kernel::kSmemBytes == {smem}, "dynamic shared memory formula (sm90.py) out of date");
 IREE_CUTLASS_SM90_DGRAD_ENTRY({name}, {element}, {tile_m}, {tile_n}, {stages}, {ctas}, {pingpong}, {cluster},
-                              {resident_k}, {store_slots}, {split_k}, {wg_stores})
+                              {resident_k}, {store_slots}, {split_k}, {wg_stores}, {transposed}, {tile_buffers})
 """
 
 
@@ -335,7 +375,8 @@ def generate_source(config: Sm90Config) -> str:
         name=config.name, element=_ELEMENT_TYPES[config.dtype], tile_m=config.tile_m, tile_n=config.tile_n,
         stages=config.stages, ctas=config.ctas_per_sm, pingpong=str(config.schedule == "pingpong").lower(),
         cluster=config.cluster, resident_k=config.resident_k, store_slots=config.store_slots,
-        split_k=config.split_k, wg_stores=str(config.wg_stores).lower(),
+        split_k=config.split_k, wg_stores=str(config.wg_stores).lower(), transposed=str(config.transposed).lower(),
+        tile_buffers=config.tile_buffers,
         shared_storage=shared_storage_bytes(config),
         smem=smem_bytes(config))
 
@@ -364,6 +405,10 @@ RESIDENT_SHAPES = (
 SPLIT_K_SHAPES = ((128, 64), (128, 128), (128, 256))
 SPLIT_K = (2, 4)
 
+# (tile_m pixels, tile_n channels) of the transposed candidates (whole-tile staging, no cluster): cuDNN's own
+# Hopper 1x1 dgrad kernels run 64 x 512 (C = 64) and 128 x 192 (the 7x7 C = 512 layer) this way round.
+TRANSPOSED_SHAPES = ((128, 64), (256, 64), (384, 64), (512, 64), (128, 128), (192, 128), (256, 128))
+
 # Store rings measured beside whole-tile staging (store_slots 0): E slots of tile_m x 64, up to two tiles' worth.
 STORE_SLOTS = (2, 4, 8)
 
@@ -371,7 +416,7 @@ STORE_SLOTS = (2, 4, 8)
 def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90Config]:
     """The tile space a tuner measures: CANDIDATE_SHAPES at the deepest pipeline that fits, and for 1x1 filters
     RESIDENT_SHAPES with a resident filter slab; each with whole-tile staging and with every store ring of
-    STORE_SLOTS that holds at most two tiles and leaves room for two stages.
+    STORE_SLOTS that holds at most two tiles and leaves room for two stages; and TRANSPOSED_SHAPES.
 
     Split-K kernels join only when asked (`split_k`): they compute correctly (every measured run was valid) but
     compute-sanitizer's racecheck reports hazards on their distributed-shared-memory handoff, which it does not
@@ -392,6 +437,12 @@ def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90
                 if schedule == "cooperative" and tile_m == 128 and store_slots:
                     configs.append(Sm90Config(problem.dtype, tile_m, tile_n, stages, ctas, schedule, cluster,
                                               resident_k, store_slots, wg_stores=True))
+    for tile_m, tile_n in TRANSPOSED_SHAPES:
+        for tile_buffers in (1, 2):
+            stages = max_stages(tile_m, tile_n, 1, problem.dtype, transposed=True, tile_buffers=tile_buffers)
+            if stages >= 2:
+                configs.append(Sm90Config(problem.dtype, tile_m, tile_n, stages, 1, transposed=True,
+                                          tile_buffers=tile_buffers))
     for tile_m, tile_n in SPLIT_K_SHAPES if split_k else ():
         for ctas in SPLIT_K:
             stages = max_stages(tile_m, tile_n, 1, problem.dtype, split_k=ctas)
@@ -404,10 +455,12 @@ def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90
 
 
 def max_stages(tile_m: int, tile_n: int, ctas_per_sm: int, dtype: str = "f16", schedule: str = "cooperative",
-               limit: int = 8, resident_k: int = 0, store_slots: int = 0, split_k: int = 1) -> int:
+               limit: int = 8, resident_k: int = 0, store_slots: int = 0, split_k: int = 1,
+               transposed: bool = False, tile_buffers: int = 1) -> int:
     best = 0
     for stages in range(2, limit + 1):
         if fits(Sm90Config(dtype, tile_m, tile_n, stages, ctas_per_sm, schedule, resident_k=resident_k,
-                           store_slots=store_slots, split_k=split_k)):
+                           store_slots=store_slots, split_k=split_k, transposed=transposed,
+                           tile_buffers=tile_buffers)):
             best = stages
     return best

@@ -43,6 +43,13 @@
 //   memory and signals every peer; the CTA of rank b % kSplitK adds the peers' partials of 64-channel block b
 //   to its own registers and stores that block. No workspace, no zero-filled counters, one kernel.
 //
+// - Transposed tiles (kTransposed, cooperative, whole-tile staging): the same loads, with the MMA's operands
+//   swapped, so it computes dx^T: the filter tile (64 or 128 channels) is wgmma's M and the dy tile's pixels its
+//   N, which can be any multiple of 8 up to 256 a warpgroup (tile_m 128 to 512). The accumulator is written into
+//   the usual (pixels x 64 channels) staging blocks with transposing stmatrix. The host walks a 1x1 unit-stride
+//   problem as flat pixels (sm90.py `kernel_problem`), so tiles of 192 or 384 pixels waste nothing. With
+//   kTileBuffers 2 consecutive tiles stage into two buffers, so one tile's stores drain while the next is staged.
+//
 // IREE's HAL cannot build TMA descriptors on the host at dispatch time, so each CTA builds its descriptors (dy,
 // the filter, and dx once per phase) on the device: zeroed, every field set with tensormap.replace, copied to
 // the CTA's own slot of the workspace binding with a release fence, and acquired before first use.
@@ -326,11 +333,12 @@ __device__ __forceinline__ float4 load_peer(float const* local, uint32_t cta) {
 // runs on across tiles, so a block waits only for the store issued E blocks earlier: stores keep flowing while
 // the tile is converted, and the ring can be smaller (more mainloop stages) or larger (two tiles in flight).
 template <class Element, int kTileM, int kTileN, int kStages, int kCtasPerSm, bool kPingpong, int kCluster,
-          int kResidentK = 0, int kStoreSlots = 0, int kSplitK = 1, bool kWgStores = false>
+          int kResidentK = 0, int kStoreSlots = 0, int kSplitK = 1, bool kWgStores = false, bool kTransposed = false,
+          int kTileBuffers = 1>
 struct DgradKernel {
   static_assert(kCtasPerSm == 1 || kCtasPerSm == 2, "one or two CTAs per SM");
   static_assert(kCluster == 1 || kCluster == 2, "clusters of one or two CTAs along M");
-  static_assert(kPingpong ? (kTileM == 64 || kTileM == 128) : (kTileM == 128 || kTileM == 256),
+  static_assert(kPingpong ? (kTileM == 64 || kTileM == 128) : (kTileM == 128 || kTileM == 256 || kTransposed),
                 "cooperative tiles are 128 or 256 rows (two warpgroups), ping-pong tiles 64 or 128 (one)");
   static_assert(kTileN % 64 == 0 && kTileN <= 256, "N tile is 64, 128, 192 or 256 channels");
   static_assert(sizeof(Element) == 2, "16-bit operands");
@@ -341,6 +349,11 @@ struct DgradKernel {
                 "split-K is 2 or 4 CTAs, cooperative, without M clusters, resident filters or store rings");
   static_assert(!kWgStores || (!kPingpong && kTileM == 128 && kStoreSlots >= 2 && kSplitK == 1),
                 "warpgroup stores are for cooperative 128-row tiles with a store ring");
+  static_assert(!kTransposed || (!kPingpong && kCluster == 1 && kResidentK == 0 && kStoreSlots == 0 && kSplitK == 1 &&
+                                 (kTileN == 64 || kTileN == 128) && kTileM % 64 == 0),
+                "transposed tiles are cooperative, 64 or 128 channels, whole-tile staging, no cluster, resident "
+                "filter or split-K");
+  static_assert(kTileBuffers == 1 || (kTileBuffers == 2 && kTransposed), "two staging tiles are for transposed tiles");
   static constexpr int kClusterCtas = kCluster * kSplitK;   // CTAs of one cluster (__cluster_dims__)
   static constexpr bool kResident = kResidentK > 0;
   static constexpr int kBBlocks = kResident ? kResidentK : kStages;  // B buffers: K blocks or ring stages
@@ -354,6 +367,18 @@ struct DgradKernel {
                                                     GMMA::Major::K, GMMA::Major::K>());
   using TiledMma = decltype(make_tiled_mma(
       MmaOp{}, Layout<Shape<Int<kPingpong ? 1 : 2>, _1, _1>>{}));
+  // Transposed (kTransposed): the MMA computes dx^T, channels by pixels: its A operand is the filter tile
+  // (kTileN x 64, K-major, as loaded), its B operand the dy tile (kTileM x 64, K-major, as loaded). The two
+  // consumer warpgroups split the channels (128: 64 each, all pixels) or, with 64 channels, the pixels (half
+  // each). The pixel extent is the MMA's N, free in steps of 8 (cuDNN's 1x1 kernels on Hopper are of this kind:
+  // 64 x 512 for C = 64, 128 x 192 for the 7x7 C = 512 layer, whose 264 tiles fill two waves exactly).
+  static constexpr int kTransposedN = kTileN == 64 ? kTileM / 2 : kTileM;   // pixels per warpgroup
+  using TransposedTiledMma = decltype(make_tiled_mma(
+      decltype(SM90::GMMA::ss_op_selector<Element, Element, float,
+                                          Shape<_64, Int<kTransposed ? kTransposedN : 64>, Int<kTileK>>,
+                                          GMMA::Major::K, GMMA::Major::K>()){},
+      Layout<Shape<Int<kTileN == 128 ? 2 : 1>, Int<kTileN == 128 ? 1 : 2>, _1>>{}));
+  using ConsumerMma = cute::conditional_t<kTransposed, TransposedTiledMma, TiledMma>;
   // The same warpgroups on one 64-channel block: the layout stage_block converts and stores a block in.
   using BlockTiledMma = decltype(make_tiled_mma(
       decltype(SM90::GMMA::ss_op_selector<Element, Element, float, Shape<_64, Int<kTileK>, Int<kTileK>>,
@@ -362,7 +387,9 @@ struct DgradKernel {
   using SmemLayoutBlock = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
                                                  make_shape(Int<kTileM>{}, Int<kTileK>{})));
   static constexpr int kMmaThreads = kPingpong ? 128 : 256;      // threads sharing one tile
-  static constexpr int kStagingBuffers = kPingpong ? 2 : 1;      // one per tile in flight in the consumers
+  // One staging tile per tile in flight in the consumers; transposed tiles may stage into two in turns
+  // (kTileBuffers), so that a tile's stores drain while the next tile is staged.
+  static constexpr int kStagingBuffers = kPingpong ? 2 : kTileBuffers;
 
   // The output tile, staged as kTileN / 64 column blocks of kTileM x 64, each in the 128-byte swizzle that
   // the dx TMA store reads (the same layout as an A stage).
@@ -607,14 +634,17 @@ struct DgradKernel {
   static __device__ void consume(SharedStorage& smem, TileWalk const& walk, uint8_t const* slot, int thread) {
     int const wg = thread / 128;                      // consumer warpgroup 0 or 1
     int const mma_thread = kPingpong ? thread % 128 : thread;
-    TiledMma tiled_mma;
+    ConsumerMma tiled_mma;
     auto thr_mma = tiled_mma.get_thread_slice(mma_thread);
     Tensor sA = make_tensor(make_smem_ptr(smem.a), SmemLayoutA{});  // (M, K, stage)
     Tensor sB = make_tensor(make_smem_ptr(smem.b), SmemLayoutB{});  // (N, K, stage)
     Element* staging = smem.staging[kPingpong ? wg : 0];
-    Tensor tCrA = thr_mma.make_fragment_A(thr_mma.partition_A(sA));  // wgmma descriptors (MMA, M, K, stage)
-    Tensor tCrB = thr_mma.make_fragment_B(thr_mma.partition_B(sB));
-    Tensor accum = partition_fragment_C(tiled_mma, Shape<Int<kTileM>, Int<kTileN>>{});
+    // wgmma descriptors (MMA, M, K, stage): dy then the filter, or transposed the filter then dy.
+    auto const transposed = cute::bool_constant<kTransposed>{};
+    Tensor tCrA = thr_mma.make_fragment_A(thr_mma.partition_A(cute::conditional_return(transposed, sB, sA)));
+    Tensor tCrB = thr_mma.make_fragment_B(thr_mma.partition_B(cute::conditional_return(transposed, sA, sB)));
+    Tensor accum = partition_fragment_C(tiled_mma, Shape<Int<kTransposed ? kTileN : kTileM>,
+                                                         Int<kTransposed ? kTileM : kTileN>>{});
 
     // One thread per tile owner issues the dx stores; it acquires the phases' descriptors once.
     bool const storer = kWgStores ? thread % 128 == 0 : mma_thread == 0;
@@ -628,6 +658,7 @@ struct DgradKernel {
     uint32_t phase_bit = 0;
     uint32_t turn_bit = 0;
     int store_slot = 0;     // store ring: the slot the next 64-channel block is staged in
+    uint32_t staged = 0;    // two staging tiles: tiles staged so far (they alternate)
     uint32_t reduced = 0;   // split-K: tiles reduced so far (the parity of the partial barriers)
     int live = 0;
     int slab_c0 = -1;       // resident filter: the channel block of the slab this warpgroup multiplies with
@@ -714,13 +745,23 @@ struct DgradKernel {
                          slot + (2 + t.ph * walk.d.stride_w + t.pw) * kDescBytes, t, reduced++);
         continue;
       }
-      // Epilogue: wait until the previous tile's stores have read the staging tile, then stage this one.
-      if (storer) tma_store_wait<0>();
+      // Epilogue: wait until the previous tile's stores have read the staging tile, then stage this one. With two
+      // staging tiles, until those of the tile before it (which used the same one) have.
+      if constexpr (kTileBuffers == 2) {
+        staging = smem.staging[staged++ & 1];
+        if (storer) tma_store_wait<1>();
+      } else {
+        if (storer) tma_store_wait<0>();
+      }
       tile_sync(wg);
       // The staging tile holds its 64-channel blocks one after another (kTileM x 64 each).
-      CUTE_UNROLL
-      for (int block = 0; block < kTileN / kTileK; ++block) {
-        stage_block(accum, block, staging + block * kTileM * kTileK, mma_thread);
+      if constexpr (kTransposed) {
+        stage_transposed(accum, staging, mma_thread);
+      } else {
+        CUTE_UNROLL
+        for (int block = 0; block < kTileN / kTileK; ++block) {
+          stage_block(accum, block, staging + block * kTileM * kTileK, mma_thread);
+        }
       }
       cutlass::arch::fence_view_async_shared();  // make the stores visible to the TMA (async proxy)
       tile_sync(wg);
@@ -917,6 +958,25 @@ struct DgradKernel {
     copy(tiled_store, thr_store.retile_S(converted), tSsD);
   }
 
+  // Transposed: converts the whole (channels x pixels) accumulator and writes it with transposing stmatrix into
+  // the staging tile, seen as (channels, pixels) over its (pixels, channels) layout: pixel rows of 64 channels
+  // in the 128-byte swizzle, as the dx TMA store reads them.
+  template <class Accum>
+  static __device__ __forceinline__ void stage_transposed(Accum const& accum, Element* staging, int mma_thread) {
+    auto transposed = composition(SmemLayoutD{}, make_layout(make_shape(Int<kTileN>{}, Int<kTileM>{}),
+                                                             make_stride(Int<kTileM>{}, _1{})));
+    Tensor sDT = make_tensor(make_smem_ptr(staging), transposed);
+    auto tiled_store = make_tiled_copy_C(Copy_Atom<SM90_U16x8_STSM_T, Element>{}, TransposedTiledMma{});
+    auto thr_store = tiled_store.get_slice(mma_thread);
+    Tensor tSsD = thr_store.partition_D(sDT);
+    Tensor converted = make_fragment_like<Element>(accum);
+    CUTE_UNROLL
+    for (int v = 0; v < size(accum); v += 2) {
+      *reinterpret_cast<uint32_t*>(&converted(v)) = pack_pair(accum(v), accum(v + 1));
+    }
+    copy(tiled_store, thr_store.retile_S(converted), tSsD);
+  }
+
   static __device__ __forceinline__ void release_slab(SharedStorage& smem, int lane) {
     __syncwarp();
     if (lane == 0) cutlass::arch::ClusterBarrier::arrive(&smem.b_empty);
@@ -952,7 +1012,7 @@ struct DgradKernel {
 
 // The extern "C" entry point of one configuration, in IREE's CUDA ABI: bindings, then 32-bit push constants.
 #define IREE_CUTLASS_SM90_DGRAD_ENTRY(NAME, ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG, CLUSTER,  \
-                                      RESIDENT_K, STORE_SLOTS, SPLIT_K, WG_STORES)                            \
+                                      RESIDENT_K, STORE_SLOTS, SPLIT_K, WG_STORES, TRANSPOSED, TILE_BUFFERS)  \
   extern "C" __global__ void __cluster_dims__((CLUSTER) * (SPLIT_K), 1, 1)                                    \
       __launch_bounds__(iree_cutlass_sm90::kThreads, CTAS_PER_SM) NAME(                                       \
       ELEMENT const* dy, ELEMENT const* w_rsck, ELEMENT* dx, uint8_t* workspace, uint32_t n, uint32_t h,       \
@@ -969,6 +1029,6 @@ struct DgradKernel {
         {tiles_w, tiles_w_mul, tiles_w_shift}, {tiles_h, tiles_h_mul, tiles_h_shift},                         \
         {stride_h_value, stride_h_mul, stride_h_shift}, {stride_w_value, stride_w_mul, stride_w_shift}};      \
     iree_cutlass_sm90::DgradKernel<ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG, CLUSTER,          \
-                                   RESIDENT_K, STORE_SLOTS, SPLIT_K, WG_STORES>::run(                         \
+                                   RESIDENT_K, STORE_SLOTS, SPLIT_K, WG_STORES, TRANSPOSED, TILE_BUFFERS>::run( \
         dy, w_rsck, dx, workspace, shape);                                                                    \
   }

@@ -33,7 +33,10 @@ def emulate(config: sm90.Sm90Config, prob: DgradProblem, dy: np.ndarray, w_rsck:
     constants = launch(config, prob).constants
     box = sm90.Box(*constants[13:16])
     d = DgradProblem(*constants[:13], prob.dtype)
-    assert d == prob
+    # A transposed kernel walks a 1x1 unit-stride problem as rows of flat pixels (sm90.kernel_problem).
+    assert d == sm90.kernel_problem(config, prob)
+    assert d == prob or (config.transposed and d.n * d.h * d.w == prob.n * prob.h * prob.w)
+    dy = dy.reshape(d.n, d.p, d.q, d.k)
     dx = np.full((d.n, d.h, d.w, d.c), np.nan)
     rows_max, cols_max = -(-d.h // d.stride_h), -(-d.w // d.stride_w)
     tiles_c = -(-d.c // config.tile_n)
@@ -104,7 +107,7 @@ def emulate(config: sm90.Sm90Config, prob: DgradProblem, dy: np.ndarray, w_rsck:
                                 tile_rows[row, :channels.stop - c0]
     if zero_fill:
         zero_fill_phases(dx, d, launch(config, prob).grid[0])
-    return dx
+    return dx.reshape(prob.n, prob.h, prob.w, prob.c)
 
 
 def zero_fill_phases(dx: np.ndarray, d: DgradProblem, ctas: int) -> None:
@@ -404,3 +407,52 @@ def test_zero_fill_walks_one_phase_on_every_sm():
                  DgradProblem(2, 8, 8, 16, 16, 1, 1, 8, 8, 0, 0, 1, 1, "f16")):
         assert not sm90.zero_fills(prob)
         assert launch(sm90.Sm90Config("f16", 128, 128, 5, 1), prob).constants[20] == prob.stride_h * prob.stride_w
+
+
+# Transposed tiles (the MMA computes dx^T; the walk is the plain one, over flat pixels for 1x1 unit-stride
+# problems): (problem, tile_m, tile_n).
+TRANSPOSED_CASES = [
+    (DgradProblem(3, 7, 7, 200, 72, 1, 1, 7, 7, 0, 0, 1, 1, "f16"), 192, 128),     # 147 flat pixels, ragged C
+    (DgradProblem(2, 9, 11, 64, 24, 1, 1, 9, 11, 0, 0, 1, 1, "bf16"), 512, 64),    # 198 pixels: no rows of 256,
+    # so the box covers images (n x h x w)
+    (DgradProblem(4, 8, 8, 64, 64, 1, 1, 8, 8, 0, 0, 1, 1, "f16"), 512, 64),       # 256 flat pixels in rows of 256
+    (DgradProblem(2, 7, 9, 136, 16, 3, 3, 4, 5, 1, 1, 2, 2, "f16"), 192, 128),     # 3x3/s2: phases, 192-row boxes
+    (DgradProblem(2, 6, 6, 64, 8, 1, 1, 3, 3, 0, 0, 2, 2, "f16"), 384, 64),        # zero fill beside it
+]
+
+
+@pytest.mark.parametrize("index", range(len(TRANSPOSED_CASES)))
+def test_transposed_walk_matches_reference(index):
+    prob, tile_m, tile_n = TRANSPOSED_CASES[index]
+    config = sm90.Sm90Config(prob.dtype, tile_m, tile_n, 2, 1, transposed=True)
+    assert supports(config, prob) is None
+    dy, w_krsc = random_inputs(prob, 300 + index)
+    dx = emulate(config, prob, dy, np.transpose(w_krsc, (1, 2, 3, 0)))
+    assert not np.isnan(dx).any(), "some dx elements are written by no tile"
+    np.testing.assert_allclose(dx, dgrad_reference(prob, dy, w_krsc), rtol=1e-10, atol=1e-10)
+
+
+def test_transposed_tiles_walk_flat_pixels():
+    # ResNet-50's 1x1 512<-2048 at 7x7, batch 256: 192-pixel tiles over the 12544 flat pixels are 66 per channel
+    # block, 264 in all: two full waves on 132 SMs (192-pixel boxes of 7x7 images would need 98 per block).
+    prob = DgradProblem(256, 7, 7, 512, 2048, 1, 1, 7, 7, 0, 0, 1, 1, "f16")
+    config = sm90.Sm90Config("f16", 192, 128, 4, 1, transposed=True)
+    assert config.name == "iree_cutlass_dgrad_sm90_f16_192x128x64_s4_c1_tr"
+    assert sm90.kernel_problem(config, prob) == DgradProblem(1, 1, 12544, 512, 2048, 1, 1, 1, 12544, 0, 0, 1, 1, "f16")
+    assert sm90.choose_box(config, prob) == sm90.Box(1, 1, 192)
+    assert sm90.unit_count(config, prob) == 264
+    assert launch(config, prob).constants[:3] == [1, 1, 12544]
+    # Over 256 pixels a tile takes rows of 256; the plain kernels keep the problem as it is.
+    wide = sm90.Sm90Config("f16", 512, 64, 2, 1, transposed=True)
+    assert sm90.kernel_problem(wide, prob) == DgradProblem(49, 1, 256, 512, 2048, 1, 1, 1, 256, 0, 0, 1, 1, "f16")
+    assert sm90.kernel_problem(sm90.Sm90Config("f16", 128, 256, 4, 1), prob) == prob
+    assert {c.name for c in sm90.candidate_configs(prob) if c.transposed} >= {config.name, wide.name}
+
+
+@pytest.mark.parametrize("bad, match", [(dict(schedule="pingpong"), "transposed"), (dict(cluster=2), "transposed"),
+                                        (dict(store_slots=2), "transposed"), (dict(tile_n=256), "transposed"),
+                                        (dict(tile_m=320), "tile_m"), (dict(tile_m=512, tile_n=128), "registers")])
+def test_transposed_limits(bad, match):
+    fields = {**dict(dtype="f16", tile_m=192, tile_n=128, stages=2, ctas_per_sm=1, transposed=True), **bad}
+    with pytest.raises(ValueError, match=match):
+        sm90.Sm90Config(**fields)
