@@ -76,10 +76,10 @@ class Sm90Config:
         allowed_m = (128, 256) if self.schedule == "cooperative" else (64, 128)
         if self.transposed:
             allowed_m = TRANSPOSED_TILE_M
-            if (self.schedule != "cooperative" or self.cluster != 1 or self.resident_k or self.store_slots
-                    or self.split_k > 1 or self.ctas_per_sm != 1 or self.tile_n not in (64, 128)):
+            if (self.schedule != "cooperative" or self.resident_k or self.store_slots or self.split_k > 1
+                    or self.ctas_per_sm != 1 or self.tile_n not in (64, 128)):
                 raise ValueError("transposed tiles are cooperative, one CTA per SM, 64 or 128 channels, with "
-                                 "whole-tile staging and no cluster, resident filter or split-K")
+                                 "whole-tile staging and no resident filter or split-K")
         if self.tile_buffers not in (1, 2) or (self.tile_buffers == 2 and not self.transposed):
             raise ValueError(f"tile_buffers must be 1, or 2 for transposed tiles, got {self.tile_buffers}")
         if self.tile_m not in allowed_m:
@@ -405,8 +405,9 @@ RESIDENT_SHAPES = (
 SPLIT_K_SHAPES = ((128, 64), (128, 128), (128, 256))
 SPLIT_K = (2, 4)
 
-# (tile_m pixels, tile_n channels) of the transposed candidates (whole-tile staging, no cluster): cuDNN's own
-# Hopper 1x1 dgrad kernels run 64 x 512 (C = 64) and 128 x 192 (the 7x7 C = 512 layer) this way round.
+# (tile_m pixels, tile_n channels) of the transposed candidates (whole-tile staging), each alone and in a 2-CTA
+# cluster sharing the filter tile: cuDNN's own Hopper 1x1 dgrad kernels run 64 x 512 (C = 64) and 128 x 192 (the
+# 7x7 C = 512 layer) this way round.
 TRANSPOSED_SHAPES = ((128, 64), (256, 64), (384, 64), (512, 64), (128, 128), (192, 128), (256, 128))
 
 # Store rings measured beside whole-tile staging (store_slots 0): E slots of tile_m x 64, up to two tiles' worth.
@@ -441,8 +442,9 @@ def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90
         for tile_buffers in (1, 2):
             stages = max_stages(tile_m, tile_n, 1, problem.dtype, transposed=True, tile_buffers=tile_buffers)
             if stages >= 2:
-                configs.append(Sm90Config(problem.dtype, tile_m, tile_n, stages, 1, transposed=True,
-                                          tile_buffers=tile_buffers))
+                for cluster in (1, 2):
+                    configs.append(Sm90Config(problem.dtype, tile_m, tile_n, stages, 1, cluster=cluster,
+                                              transposed=True, tile_buffers=tile_buffers))
     for tile_m, tile_n in SPLIT_K_SHAPES if split_k else ():
         for ctas in SPLIT_K:
             stages = max_stages(tile_m, tile_n, 1, problem.dtype, split_k=ctas)

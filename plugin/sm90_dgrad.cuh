@@ -349,10 +349,10 @@ struct DgradKernel {
                 "split-K is 2 or 4 CTAs, cooperative, without M clusters, resident filters or store rings");
   static_assert(!kWgStores || (!kPingpong && kTileM == 128 && kStoreSlots >= 2 && kSplitK == 1),
                 "warpgroup stores are for cooperative 128-row tiles with a store ring");
-  static_assert(!kTransposed || (!kPingpong && kCluster == 1 && kResidentK == 0 && kStoreSlots == 0 && kSplitK == 1 &&
+  static_assert(!kTransposed || (!kPingpong && kResidentK == 0 && kStoreSlots == 0 && kSplitK == 1 &&
                                  (kTileN == 64 || kTileN == 128) && kTileM % 64 == 0),
-                "transposed tiles are cooperative, 64 or 128 channels, whole-tile staging, no cluster, resident "
-                "filter or split-K");
+                "transposed tiles are cooperative, 64 or 128 channels, whole-tile staging, no resident filter or "
+                "split-K");
   static_assert(kTileBuffers == 1 || (kTileBuffers == 2 && kTransposed), "two staging tiles are for transposed tiles");
   static constexpr int kClusterCtas = kCluster * kSplitK;   // CTAs of one cluster (__cluster_dims__)
   static constexpr bool kResident = kResidentK > 0;

@@ -410,21 +410,24 @@ def test_zero_fill_walks_one_phase_on_every_sm():
 
 
 # Transposed tiles (the MMA computes dx^T; the walk is the plain one, over flat pixels for 1x1 unit-stride
-# problems): (problem, tile_m, tile_n).
+# problems), alone or in 2-CTA clusters taking neighbouring pixel tiles: (problem, tile_m, tile_n, cluster).
 TRANSPOSED_CASES = [
-    (DgradProblem(3, 7, 7, 200, 72, 1, 1, 7, 7, 0, 0, 1, 1, "f16"), 192, 128),     # 147 flat pixels, ragged C
-    (DgradProblem(2, 9, 11, 64, 24, 1, 1, 9, 11, 0, 0, 1, 1, "bf16"), 512, 64),    # 198 pixels: no rows of 256,
+    (DgradProblem(3, 7, 7, 200, 72, 1, 1, 7, 7, 0, 0, 1, 1, "f16"), 192, 128, 1),  # 147 flat pixels, ragged C
+    (DgradProblem(2, 9, 11, 64, 24, 1, 1, 9, 11, 0, 0, 1, 1, "bf16"), 512, 64, 1), # 198 pixels: no rows of 256,
     # so the box covers images (n x h x w)
-    (DgradProblem(4, 8, 8, 64, 64, 1, 1, 8, 8, 0, 0, 1, 1, "f16"), 512, 64),       # 256 flat pixels in rows of 256
-    (DgradProblem(2, 7, 9, 136, 16, 3, 3, 4, 5, 1, 1, 2, 2, "f16"), 192, 128),     # 3x3/s2: phases, 192-row boxes
-    (DgradProblem(2, 6, 6, 64, 8, 1, 1, 3, 3, 0, 0, 2, 2, "f16"), 384, 64),        # zero fill beside it
+    (DgradProblem(4, 8, 8, 64, 64, 1, 1, 8, 8, 0, 0, 1, 1, "f16"), 512, 64, 1),    # 256 flat pixels in rows of 256
+    (DgradProblem(2, 7, 9, 136, 16, 3, 3, 4, 5, 1, 1, 2, 2, "f16"), 192, 128, 1),  # 3x3/s2: phases, 192-row boxes
+    (DgradProblem(2, 6, 6, 64, 8, 1, 1, 3, 3, 0, 0, 2, 2, "f16"), 384, 64, 1),     # zero fill beside it
+    (DgradProblem(3, 9, 7, 128, 24, 3, 3, 5, 4, 1, 1, 2, 2, "f16"), 256, 64, 2),   # 3x3/s2 in clusters: an odd
+    # tile count per phase, so a cluster's second CTA only helps load at the edge
+    (DgradProblem(3, 7, 7, 136, 40, 1, 1, 7, 7, 0, 0, 1, 1, "bf16"), 128, 128, 2), # flat pixels in clusters
 ]
 
 
 @pytest.mark.parametrize("index", range(len(TRANSPOSED_CASES)))
 def test_transposed_walk_matches_reference(index):
-    prob, tile_m, tile_n = TRANSPOSED_CASES[index]
-    config = sm90.Sm90Config(prob.dtype, tile_m, tile_n, 2, 1, transposed=True)
+    prob, tile_m, tile_n, cluster = TRANSPOSED_CASES[index]
+    config = sm90.Sm90Config(prob.dtype, tile_m, tile_n, 2, 1, cluster=cluster, transposed=True)
     assert supports(config, prob) is None
     dy, w_krsc = random_inputs(prob, 300 + index)
     dx = emulate(config, prob, dy, np.transpose(w_krsc, (1, 2, 3, 0)))
@@ -449,7 +452,7 @@ def test_transposed_tiles_walk_flat_pixels():
     assert {c.name for c in sm90.candidate_configs(prob) if c.transposed} >= {config.name, wide.name}
 
 
-@pytest.mark.parametrize("bad, match", [(dict(schedule="pingpong"), "transposed"), (dict(cluster=2), "transposed"),
+@pytest.mark.parametrize("bad, match", [(dict(schedule="pingpong"), "transposed"), (dict(resident_k=2), "transposed"),
                                         (dict(store_slots=2), "transposed"), (dict(tile_n=256), "transposed"),
                                         (dict(tile_m=320), "tile_m"), (dict(tile_m=512, tile_n=128), "registers")])
 def test_transposed_limits(bad, match):

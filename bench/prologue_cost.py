@@ -1,0 +1,259 @@
+"""What an sm90 kernel's start costs: the shipped kernel beside probes that stop after each step of its prologue.
+
+    python3 bench/prologue_cost.py build --out out/prologue [--tags s2_1x1_128_512_n8_f16 ...]   # here (nvcc)
+    python3 bench/prologue_cost.py measure --plan out/prologue --out $OUT/prologue.json            # GPU (CuPy)
+
+Each probe is compiled into the kernel's own translation unit (same shared storage, launch bounds, cluster
+shape and grid) and stops at one step of `DgradKernel::run`'s prologue:
+- empty: returns at once (the launch of this grid and shared memory, nothing else);
+- barriers: thread 0 initializes a barrier, then the CTA (and cluster) synchronizes;
+- copies: + every warp copies a zeroed descriptor to its workspace slot with the release (no field set);
+- replaces: + every warp sets a rank-4 descriptor's fields in shared memory (tensormap.replace, no copy);
+- descriptors: + every warp builds its TMA descriptors on the device (tensormap.replace, the release copy to the
+  workspace) before that synchronization, as the kernel does;
+- first_load: + the producer acquires the dy and filter descriptors and waits for its first dy box to land.
+Every figure is the median per-launch time of CUDA-graph replays, all measured in one run: the differences
+between neighbouring rows are what each step adds to a launch, and kernel - first_load bounds the work itself.
+
+Each translation unit is built twice: as shipped ("gpu": the descriptor's release copy and its acquire at GPU
+scope) and with both at CTA scope ("cta": each CTA builds and uses its own descriptors, so no other CTA
+observes them). The measure step also checks that the two builds of the kernel write identical dx.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "python"))
+
+PROBES = ("empty", "barriers", "copies", "replaces", "descriptors", "first_load")
+SCOPES = ("gpu", "cta")
+
+# Layers whose time per launch is short enough for the start to matter: batch 8 (4-12 us) and the two
+# shortest batch-256 layers, unit-stride and strided (six descriptors), a cluster among them.
+DEFAULT_TAGS = ("s2_1x1_128_512_n8_f16", "s4_3x3_512_512_n8_f16", "s4_1x1_512_2048_n256_f16",
+                "s4_3x3_512_512s2_n256_f16")
+
+_PARAMETERS = ("n h w c k r s p q pad_h pad_w stride_h stride_w box_n box_h box_w slots tiles_c tiles_c_mul "
+               "tiles_c_shift phases phases_mul phases_shift tiles_w tiles_w_mul tiles_w_shift tiles_h tiles_h_mul "
+               "tiles_h_shift stride_h_value stride_h_mul stride_h_shift stride_w_value stride_w_mul "
+               "stride_w_shift").split()
+
+_PROBE_SOURCE = """
+namespace prologue_probe {
+using namespace iree_cutlass_sm90;
+using Element = {element};
+
+// A rank-4 descriptor's fields set in shared memory as build_tensormap sets them, without the copy to global.
+__device__ __forceinline__ void replaces_only(uint8_t* smem_desc, void const* base, DgradShape const& d, int lane) {
+  reinterpret_cast<uint32_t*>(smem_desc)[lane] = 0u;
+  __syncwarp();
+  if (lane == 0) {
+    uint32_t desc = smem_u32(smem_desc);
+    uint32_t dims[4] = {d.k, d.q, d.p, d.n};
+    uint64_t strides[3] = {uint64_t(d.k) * 2, uint64_t(d.q) * d.k * 2, uint64_t(d.p) * d.q * d.k * 2};
+    uint32_t box[4] = {kTileK, d.box_w, d.box_h, d.box_n};
+    asm volatile("tensormap.replace.tile.global_address.shared::cta.b1024.b64 [%0], %1;"
+                 :: "r"(desc), "l"(reinterpret_cast<uint64_t>(base)) : "memory");
+    asm volatile("tensormap.replace.tile.rank.shared::cta.b1024.b32 [%0], 3;" :: "r"(desc) : "memory");
+    asm volatile("tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [%0], 1;" :: "r"(desc) : "memory");
+    asm volatile("tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [%0], 3;" :: "r"(desc) : "memory");
+#define PROBE_DIM(I)                                                                                      \
+    asm volatile("tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [%0], " #I ", %1;"              \
+                 :: "r"(desc), "r"(dims[I]) : "memory");                                                  \
+    asm volatile("tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%0], " #I ", %1;"                 \
+                 :: "r"(desc), "r"(box[I]) : "memory");                                                   \
+    asm volatile("tensormap.replace.tile.element_stride.shared::cta.b1024.b32 [%0], " #I ", 1;"           \
+                 :: "r"(desc) : "memory");
+    PROBE_DIM(0) PROBE_DIM(1) PROBE_DIM(2) PROBE_DIM(3)
+#undef PROBE_DIM
+#define PROBE_STRIDE(I)                                                                                   \
+    asm volatile("tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [%0], " #I ", %1;"           \
+                 :: "r"(desc), "l"(strides[I]) : "memory");
+    PROBE_STRIDE(0) PROBE_STRIDE(1) PROBE_STRIDE(2)
+#undef PROBE_STRIDE
+  }
+  __syncwarp();
+}
+
+// kDepth 0: barriers only; 1: + the descriptor builds; 2: + the producer's acquire and first dy box;
+// 3: + zeroed descriptors copied with the release instead of built; 4: + fields set in shared memory only.
+template <int kDepth>
+__device__ __forceinline__ void run(Element const* dy, Element const* w_rsck, Element* dx, uint8_t* workspace,
+                                   DgradShape const& shape) {
+  extern __shared__ uint8_t smem_raw[];
+  uintptr_t aligned = (reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023);
+  Kernel::SharedStorage& smem = *reinterpret_cast<Kernel::SharedStorage*>(aligned);
+  int const thread = threadIdx.x, warp = thread / 32, lane = thread % 32;
+  if (thread == 0) {
+    cutlass::arch::ClusterTransactionBarrier::init(&smem.full[0], 1);
+    cutlass::arch::fence_barrier_init();
+  }
+  int const descriptors = descriptor_count(shape.stride_h, shape.stride_w);
+  uint8_t* slot = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(workspace) + 127) & ~uintptr_t(127)) +
+                  size_t(blockIdx.x) * descriptors * kDescBytes;
+  if constexpr (kDepth == 3) {
+    for (int index = warp; index < descriptors; index += Kernel::kWarps) {
+      reinterpret_cast<uint32_t*>(smem.tensormap[warp])[lane] = 0u;
+      __syncwarp();
+      asm volatile(
+          "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%0], [%1], 128;"
+          :: "l"(reinterpret_cast<uint64_t>(slot + index * kDescBytes)), "r"(smem_u32(smem.tensormap[warp])) : "memory");
+    }
+  } else if constexpr (kDepth == 4) {
+    for (int index = warp; index < descriptors; index += Kernel::kWarps) replaces_only(smem.tensormap[warp], dy, shape, lane);
+  } else if constexpr (kDepth >= 1) {
+    for (int index = warp; index < descriptors; index += Kernel::kWarps) {
+      Kernel::build_descriptor(index, smem.tensormap[warp], slot + index * kDescBytes, dy, w_rsck, dx, shape, lane);
+    }
+  }
+  __syncthreads();
+  if constexpr (Kernel::kClusterCtas > 1) cute::cluster_sync();
+  if constexpr (kDepth == 2) {
+    if (thread == 0) {
+      acquire_tensormap(slot);
+      acquire_tensormap(slot + kDescBytes);
+      cutlass::arch::ClusterTransactionBarrier::arrive_and_expect_tx(&smem.full[0],
+                                                                    uint32_t(shape.box_n * shape.box_h * shape.box_w) * kTileK * 2);
+      SM90_TMA_LOAD_4D::copy(slot, &smem.full[0], static_cast<uint64_t>(TMA::CacheHintSm90::EVICT_NORMAL), smem.a,
+                             0, 0, 0, int(blockIdx.x % shape.n));
+      cutlass::arch::ClusterTransactionBarrier::wait(&smem.full[0], 0);
+    }
+  }
+  if constexpr (Kernel::kClusterCtas > 1) {
+    __syncwarp();
+    cute::cluster_sync();
+  }
+}
+}  // namespace prologue_probe
+"""
+
+_PROBE_ENTRY = """
+extern "C" __global__ void __cluster_dims__({cluster_ctas}, 1, 1) __launch_bounds__(iree_cutlass_sm90::kThreads, {ctas})
+{name}_{probe}({element} const* dy, {element} const* w_rsck, {element}* dx, uint8_t* workspace, {parameters}) {{
+  iree_cutlass_sm90::DgradShape const shape{{{shape}}};
+  {body}
+}}
+"""
+
+
+def _shape_initializer() -> str:
+    plain, divisors = _PARAMETERS[:17], _PARAMETERS[17:]
+    groups = [", ".join(divisors[i:i + 3]) for i in range(0, len(divisors), 3)]
+    return ", ".join(plain) + ", " + ", ".join("{" + g + "}" for g in groups)
+
+
+def probe_source(config, scope: str = "gpu") -> str:
+    """The kernel's translation unit with the probe entry points appended, its descriptor fences at `scope`."""
+    from iree_cutlass.plugin import sm90
+    element = sm90._ELEMENT_TYPES[config.dtype]
+    parameters = ", ".join(f"uint32_t {p}" for p in _PARAMETERS)
+    source = sm90.generate_source(config) + _PROBE_SOURCE.replace("{element}", element)
+    bodies = {"empty": "(void)shape;",
+              "barriers": "prologue_probe::run<0>(dy, w_rsck, dx, workspace, shape);",
+              "copies": "prologue_probe::run<3>(dy, w_rsck, dx, workspace, shape);",
+              "replaces": "prologue_probe::run<4>(dy, w_rsck, dx, workspace, shape);",
+              "descriptors": "prologue_probe::run<1>(dy, w_rsck, dx, workspace, shape);",
+              "first_load": "prologue_probe::run<2>(dy, w_rsck, dx, workspace, shape);"}
+    for probe in PROBES:
+        source += _PROBE_ENTRY.format(cluster_ctas=config.cluster_ctas, ctas=config.ctas_per_sm, name=config.name,
+                                      probe=probe, element=element, parameters=parameters,
+                                      shape=_shape_initializer(), body=bodies[probe])
+    return source.replace("generic.release.gpu", f"generic.release.{scope}").replace(
+        "generic.acquire.gpu", f"generic.acquire.{scope}")
+
+
+def build(args) -> int:
+    from iree_cutlass.plugin.build import find_nvcc, nvcc_flags
+    from iree_cutlass.plugin.kernels import launch_record
+    from iree_cutlass.plugin.select import select_kernel
+    from iree_cutlass.workloads import dgrad_problem, resnet50_layers
+
+    layers = {layer.tag: layer for layer in resnet50_layers()}
+    unknown = [t for t in args.tags if t not in layers]
+    if unknown:
+        print(f"error: unknown tags {unknown}", file=sys.stderr)
+        return 2
+    args.out.mkdir(parents=True, exist_ok=True)
+    cases = []
+    for tag in args.tags:
+        problem = dgrad_problem(layers[tag])
+        config = select_kernel(problem, arch="sm_90")
+        for scope in SCOPES:
+            fatbin = args.out / f"{config.name}-{scope}.fatbin"
+            if fatbin.exists():
+                continue
+            print(f"[prologue] nvcc {fatbin.name}", file=sys.stderr, flush=True)
+            with tempfile.TemporaryDirectory() as tmp:
+                source = pathlib.Path(tmp) / "probe.cu"
+                source.write_text(probe_source(config, scope))
+                partial = pathlib.Path(tmp) / "probe.fatbin"
+                command = [str(find_nvcc()), *nvcc_flags("sm_90a"), str(source), "-o", str(partial)]
+                result = subprocess.run(command, capture_output=True, text=True)
+                if result.returncode:
+                    print(result.stderr[-4000:], file=sys.stderr)
+                    return 1
+                partial.replace(fatbin)
+        cases.append({"tag": tag, "problem": problem.__dict__, "fatbins": {s: f"{config.name}-{s}.fatbin" for s in SCOPES},
+                      "record": launch_record(config, problem)})
+    (args.out / "plan.json").write_text(json.dumps({"cases": cases}, indent=1))
+    print(f"[prologue] {len(cases)} cases in {args.out}", file=sys.stderr)
+    return 0
+
+
+def measure(args) -> int:
+    import cupy as cp
+    import numpy as np
+    from iree_cutlass.kernel_launch import KernelLauncher, filter_in_layout
+
+    plan = json.loads((args.plan / "plan.json").read_text())
+    rng = np.random.default_rng(7)
+    rows = []
+    for case in plan["cases"]:
+        p, record = case["problem"], case["record"]
+        dtype = np.float16
+        dy = rng.standard_normal((p["n"], p["p"], p["q"], p["k"]), dtype=np.float32).astype(dtype)
+        w = rng.standard_normal((p["k"], p["r"], p["s"], p["c"]), dtype=np.float32).astype(dtype)
+        dy_d = cp.asarray(dy.view(np.uint16))
+        w_d = cp.asarray(filter_in_layout(w, record["filter_layout"]).view(np.uint16))
+        dx_d = cp.zeros((p["n"], p["h"], p["w"], p["c"]), dtype=cp.uint16)
+        outputs = {}
+        for scope, fatbin in case["fatbins"].items():
+            row = {"tag": case["tag"], "entry": record["entry"], "scope": scope, "grid": record["grid"][0]}
+            for probe in (*PROBES, "kernel"):
+                entry = record["entry"] if probe == "kernel" else f"{record['entry']}_{probe}"
+                launcher = KernelLauncher(args.plan / fatbin, {**record, "entry": entry})
+                if probe == "kernel":
+                    dx_d.fill(0x7E00)   # NaN: whatever the kernel leaves unwritten stays NaN
+                    launcher.launch(dy_d, w_d, dx_d)
+                    outputs[scope] = cp.asnumpy(dx_d)
+                row[f"{probe}_us"] = 1000 * launcher.graph_time_ms(dy_d, w_d, dx_d, rounds=9, calls=50)
+            row["dx_matches_gpu_scope"] = bool(np.array_equal(outputs[scope], outputs["gpu"]))
+            row["dx_unwritten"] = int(np.isnan(outputs[scope].view(np.float16)).sum())
+            rows.append(row)
+            print(f"{row['tag']:28s} {row['entry'][19:]:32s} {scope} " +
+                  " ".join(f"{probe} {row[f'{probe}_us']:5.2f}" for probe in (*PROBES, "kernel")) +
+                  f" same_dx {row['dx_matches_gpu_scope']} unwritten {row['dx_unwritten']}", flush=True)
+    args.out.write_text(json.dumps({"rows": rows, "unit": "us per launch, CUDA graph replays"}, indent=1))
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_build = sub.add_parser("build")
+    p_build.add_argument("--out", type=pathlib.Path, required=True)
+    p_build.add_argument("--tags", nargs="+", default=list(DEFAULT_TAGS))
+    p_measure = sub.add_parser("measure")
+    p_measure.add_argument("--plan", type=pathlib.Path, required=True)
+    p_measure.add_argument("--out", type=pathlib.Path, required=True)
+    args = parser.parse_args()
+    return {"build": build, "measure": measure}[args.command](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
