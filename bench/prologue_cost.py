@@ -1,4 +1,4 @@
-"""What an sm90 kernel's start costs: the shipped kernel beside probes that stop after each step of its prologue.
+"""What an sm90 kernel's start and end cost: the kernel beside probes that stop after each step of its prologue.
 
     python3 bench/prologue_cost.py build --out out/prologue [--tags s2_1x1_128_512_n8_f16 ...]   # here (nvcc)
     python3 bench/prologue_cost.py measure --plan out/prologue --out $OUT/prologue.json            # GPU (CuPy)
@@ -15,9 +15,11 @@ shape and grid) and stops at one step of `DgradKernel::run`'s prologue:
 Every figure is the median per-launch time of CUDA-graph replays, all measured in one run: the differences
 between neighbouring rows are what each step adds to a launch, and kernel - first_load bounds the work itself.
 
-Each translation unit is built twice: as shipped ("gpu": the descriptor's release copy and its acquire at GPU
-scope) and with both at CTA scope ("cta": each CTA builds and uses its own descriptors, so no other CTA
-observes them). The measure step also checks that the two builds of the kernel write identical dx.
+Each translation unit is built in three variants: as shipped; "cta_scope", the descriptors' release copy and
+acquire at CTA scope instead of GPU scope (each CTA builds and uses its own descriptors, so no other CTA
+observes them); "read_tail", the storer's last wait for its TMA stores only until they have read shared memory
+(CUTLASS's epilogues end so), not until their writes are done. The measure step also checks that every variant
+of the kernel writes the same dx as the shipped one, and all of it.
 """
 from __future__ import annotations
 
@@ -31,12 +33,17 @@ import tempfile
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "python"))
 
 PROBES = ("empty", "barriers", "copies", "replaces", "descriptors", "first_load")
-SCOPES = ("gpu", "cta")
+# Text edits of the translation unit that make each variant.
+VARIANTS = {
+    "shipped": (),
+    "cta_scope": (("generic.release.gpu", "generic.release.cta"), ("generic.acquire.gpu", "generic.acquire.cta")),
+    "read_tail": (("cp.async.bulk.wait_group 0;", "cp.async.bulk.wait_group.read 0;"),),
+}
 
 # Layers whose time per launch is short enough for the start to matter: batch 8 (4-12 us) and the two
 # shortest batch-256 layers, unit-stride and strided (six descriptors), a cluster among them.
 DEFAULT_TAGS = ("s2_1x1_128_512_n8_f16", "s4_3x3_512_512_n8_f16", "s4_1x1_512_2048_n256_f16",
-                "s4_3x3_512_512s2_n256_f16")
+                "s4_3x3_512_512s2_n256_f16", "s1_1x1_64_64_n256_f16", "s4_1x1_1024_512_n256_f16")
 
 _PARAMETERS = ("n h w c k r s p q pad_h pad_w stride_h stride_w box_n box_h box_w slots tiles_c tiles_c_mul "
                "tiles_c_shift phases phases_mul phases_shift tiles_w tiles_w_mul tiles_w_shift tiles_h tiles_h_mul "
@@ -147,8 +154,8 @@ def _shape_initializer() -> str:
     return ", ".join(plain) + ", " + ", ".join("{" + g + "}" for g in groups)
 
 
-def probe_source(config, scope: str = "gpu") -> str:
-    """The kernel's translation unit with the probe entry points appended, its descriptor fences at `scope`."""
+def probe_source(config, variant: str = "shipped") -> str:
+    """The kernel's translation unit with the probe entry points appended, edited into `variant`."""
     from iree_cutlass.plugin import sm90
     element = sm90._ELEMENT_TYPES[config.dtype]
     parameters = ", ".join(f"uint32_t {p}" for p in _PARAMETERS)
@@ -163,8 +170,11 @@ def probe_source(config, scope: str = "gpu") -> str:
         source += _PROBE_ENTRY.format(cluster_ctas=config.cluster_ctas, ctas=config.ctas_per_sm, name=config.name,
                                       probe=probe, element=element, parameters=parameters,
                                       shape=_shape_initializer(), body=bodies[probe])
-    return source.replace("generic.release.gpu", f"generic.release.{scope}").replace(
-        "generic.acquire.gpu", f"generic.acquire.{scope}")
+    for old, new in VARIANTS[variant]:
+        if old not in source:
+            raise ValueError(f"variant {variant}: {old!r} is not in the kernel source")
+        source = source.replace(old, new)
+    return source
 
 
 def build(args) -> int:
@@ -183,14 +193,14 @@ def build(args) -> int:
     for tag in args.tags:
         problem = dgrad_problem(layers[tag])
         config = select_kernel(problem, arch="sm_90")
-        for scope in SCOPES:
-            fatbin = args.out / f"{config.name}-{scope}.fatbin"
+        for variant in VARIANTS:
+            fatbin = args.out / f"{config.name}-{variant}.fatbin"
             if fatbin.exists():
                 continue
             print(f"[prologue] nvcc {fatbin.name}", file=sys.stderr, flush=True)
             with tempfile.TemporaryDirectory() as tmp:
                 source = pathlib.Path(tmp) / "probe.cu"
-                source.write_text(probe_source(config, scope))
+                source.write_text(probe_source(config, variant))
                 partial = pathlib.Path(tmp) / "probe.fatbin"
                 command = [str(find_nvcc()), *nvcc_flags("sm_90a"), str(source), "-o", str(partial)]
                 result = subprocess.run(command, capture_output=True, text=True)
@@ -198,7 +208,7 @@ def build(args) -> int:
                     print(result.stderr[-4000:], file=sys.stderr)
                     return 1
                 partial.replace(fatbin)
-        cases.append({"tag": tag, "problem": problem.__dict__, "fatbins": {s: f"{config.name}-{s}.fatbin" for s in SCOPES},
+        cases.append({"tag": tag, "problem": problem.__dict__, "fatbins": {v: f"{config.name}-{v}.fatbin" for v in VARIANTS},
                       "record": launch_record(config, problem)})
     (args.out / "plan.json").write_text(json.dumps({"cases": cases}, indent=1))
     print(f"[prologue] {len(cases)} cases in {args.out}", file=sys.stderr)
@@ -222,22 +232,22 @@ def measure(args) -> int:
         w_d = cp.asarray(filter_in_layout(w, record["filter_layout"]).view(np.uint16))
         dx_d = cp.zeros((p["n"], p["h"], p["w"], p["c"]), dtype=cp.uint16)
         outputs = {}
-        for scope, fatbin in case["fatbins"].items():
-            row = {"tag": case["tag"], "entry": record["entry"], "scope": scope, "grid": record["grid"][0]}
+        for variant, fatbin in case["fatbins"].items():
+            row = {"tag": case["tag"], "entry": record["entry"], "variant": variant, "grid": record["grid"][0]}
             for probe in (*PROBES, "kernel"):
                 entry = record["entry"] if probe == "kernel" else f"{record['entry']}_{probe}"
                 launcher = KernelLauncher(args.plan / fatbin, {**record, "entry": entry})
                 if probe == "kernel":
                     dx_d.fill(0x7E00)   # NaN: whatever the kernel leaves unwritten stays NaN
                     launcher.launch(dy_d, w_d, dx_d)
-                    outputs[scope] = cp.asnumpy(dx_d)
+                    outputs[variant] = cp.asnumpy(dx_d)
                 row[f"{probe}_us"] = 1000 * launcher.graph_time_ms(dy_d, w_d, dx_d, rounds=9, calls=50)
-            row["dx_matches_gpu_scope"] = bool(np.array_equal(outputs[scope], outputs["gpu"]))
-            row["dx_unwritten"] = int(np.isnan(outputs[scope].view(np.float16)).sum())
+            row["dx_matches_shipped"] = bool(np.array_equal(outputs[variant], outputs["shipped"]))
+            row["dx_unwritten"] = int(np.isnan(outputs[variant].view(np.float16)).sum())
             rows.append(row)
-            print(f"{row['tag']:28s} {row['entry'][19:]:32s} {scope} " +
+            print(f"{row['tag']:26s} {row['entry'][24:]:26s} {variant:9s} " +
                   " ".join(f"{probe} {row[f'{probe}_us']:5.2f}" for probe in (*PROBES, "kernel")) +
-                  f" same_dx {row['dx_matches_gpu_scope']} unwritten {row['dx_unwritten']}", flush=True)
+                  f" same_dx {row['dx_matches_shipped']} unwritten {row['dx_unwritten']}", flush=True)
     args.out.write_text(json.dumps({"rows": rows, "unit": "us per launch, CUDA graph replays"}, indent=1))
     return 0
 
