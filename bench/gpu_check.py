@@ -209,23 +209,45 @@ def iree_run_outputs(vmfb: pathlib.Path, inputs: list[np.ndarray]) -> list[np.nd
         return [np.load(pathlib.Path(work) / "out0.npy")]
 
 
-def iree_benchmark_ms(vmfb: pathlib.Path, inputs: list[np.ndarray], extra_flags=(), env=None) -> float | str:
-    """Per-call real time (median of repetitions) from iree-benchmark-module, or the failure. `env`: more
-    environment variables for it."""
-    with tempfile.TemporaryDirectory() as work:
-        flags, saved = [], {}
+class InputFiles:
+    """Input arrays saved once each as .npy files for IREE's tools, by identity: a row's dy and filter serve every
+    module it benchmarks (ours, amortized, stock), and a batch-256 dy is up to 411 MB."""
+
+    def __init__(self):
+        self._dir = tempfile.TemporaryDirectory()
+        self._saved = {}   # id(array) -> (array, path); the array is held so that its id stays its own
+
+    def flags(self, inputs: list[np.ndarray]) -> list[str]:
         for array in inputs:
-            if id(array) not in saved:  # an input repeated (the amortized module's dy) is written once
-                saved[id(array)] = pathlib.Path(work) / f"in{len(saved)}.npy"
-                np.save(saved[id(array)], array)
-            flags.append(f"--input=@{saved[id(array)]}")
+            if id(array) not in self._saved:
+                path = pathlib.Path(self._dir.name) / f"in{len(self._saved)}.npy"
+                np.save(path, array)
+                self._saved[id(array)] = (array, path)
+        return [f"--input=@{self._saved[id(array)][1]}" for array in inputs]
+
+    def close(self) -> None:
+        self._saved.clear()
+        self._dir.cleanup()
+
+
+def iree_benchmark_ms(vmfb: pathlib.Path, inputs: list[np.ndarray], extra_flags=(), env=None,
+                      files: InputFiles | None = None) -> float | str:
+    """Per-call real time (median of repetitions) from iree-benchmark-module, or the failure. `env`: more
+    environment variables for it; `files`: where the inputs are saved (one set per call if not given)."""
+    own_files = files is None
+    files = InputFiles() if own_files else files
+    try:
         done = subprocess.run(["iree-benchmark-module", "--device=cuda", f"--module={vmfb}", "--function=main",
-                               # 5 repetitions of >= 0.1 s each (the default, 0.5 s, made a run of all 44 f16
-                               # layers' IREE timings outlast a 10-minute GPU call on 2026-12-02).
-                               *flags, "--benchmark_repetitions=5", "--benchmark_min_time=0.1s",
+                               # 5 repetitions of >= 0.05 s each: at least 10 calls of the slowest module (stock
+                               # IREE, ~5 ms a call at batch 256). The default, 0.5 s, made a run of all 44 f16
+                               # layers' IREE timings outlast a 10-minute GPU call on 2026-12-02.
+                               *files.flags(inputs), "--benchmark_repetitions=5", "--benchmark_min_time=0.05s",
                                "--benchmark_format=json", *extra_flags],
                               capture_output=True, text=True, timeout=300,
                               env={**os.environ, **env} if env else None)
+    finally:
+        if own_files:
+            files.close()
     if done.returncode != 0:
         return "failed: " + (done.stderr.strip().splitlines() or ["?"])[-1][:200]
     report = json.loads(done.stdout)
@@ -312,29 +334,41 @@ def check_dgrad(case: dict, bundle: pathlib.Path, rng, torch, args) -> dict:
         row["xla_ms"] = xla_ms(conv, dy, w)
         row["tflops"] = case["flops"] / (row["kernel_ms"] * 1e9)
     if args.iree_bench and dtype in args.bench_dtypes:
-        row["iree_flags"] = args.iree_flags
-        row["iree_ms"] = iree_benchmark_ms(bundle / "vmfb" / f"{case['tag']}.ours.vmfb", inputs, args.iree_flags)
-        many = bundle / "vmfb" / f"{case['tag']}.ours_x{case.get('amortized_copies', 0)}.vmfb"
-        if many.exists():
-            total = iree_benchmark_ms(many, [inputs[0]] * case["amortized_copies"] + [inputs[1]], args.iree_flags)
-            row["iree_amortized_ms"] = total / case["amortized_copies"] if isinstance(total, float) else total
-        for variant in [v for v in case.get("variants", {}) if v in args.iree_variants]:
-            flags = VARIANT_RUNTIME_FLAGS[variant]
-            row[f"iree_{variant}_ms"] = iree_benchmark_ms(bundle / "vmfb" / f"{case['tag']}.ours.{variant}.vmfb",
-                                                          module_inputs(case, variant, [dy], w), flags)
-            many = bundle / "vmfb" / f"{case['tag']}.ours_x{case.get('amortized_copies', 0)}.{variant}.vmfb"
-            if many.exists():
-                total = iree_benchmark_ms(many, module_inputs(case, variant, [dy] * case["amortized_copies"], w),
-                                          flags)
-                row[f"iree_{variant}_amortized_ms"] = \
-                    total / case["amortized_copies"] if isinstance(total, float) else total
-        for target, stock in case.get("stock", {}).items():
-            if args.stock_targets and target not in args.stock_targets:
-                continue
-            row[f"stock_{target}_ms"] = iree_benchmark_ms(bundle / "vmfb" / stock["vmfb"], inputs) \
-                if "vmfb" in stock else "compile " + stock["error"]
+        files = InputFiles()
+        try:
+            iree_timings(row, case, bundle, inputs, dy, w, args, files)
+        finally:
+            files.close()
     del dy_d, w_d, dx_d
     return row
+
+
+def iree_timings(row: dict, case: dict, bundle: pathlib.Path, inputs, dy, w, args, files: InputFiles) -> None:
+    """IREE's per-call times of the case's modules (ours, amortized, the variants asked for, stock IREE), every
+    module's inputs saved once for all of them."""
+    row["iree_flags"] = args.iree_flags
+    row["iree_ms"] = iree_benchmark_ms(bundle / "vmfb" / f"{case['tag']}.ours.vmfb", inputs, args.iree_flags,
+                                       files=files)
+    many = bundle / "vmfb" / f"{case['tag']}.ours_x{case.get('amortized_copies', 0)}.vmfb"
+    if many.exists():
+        total = iree_benchmark_ms(many, [inputs[0]] * case["amortized_copies"] + [inputs[1]], args.iree_flags,
+                                  files=files)
+        row["iree_amortized_ms"] = total / case["amortized_copies"] if isinstance(total, float) else total
+    for variant in [v for v in case.get("variants", {}) if v in args.iree_variants]:
+        flags = VARIANT_RUNTIME_FLAGS[variant]
+        row[f"iree_{variant}_ms"] = iree_benchmark_ms(bundle / "vmfb" / f"{case['tag']}.ours.{variant}.vmfb",
+                                                      module_inputs(case, variant, [dy], w), flags, files=files)
+        many = bundle / "vmfb" / f"{case['tag']}.ours_x{case.get('amortized_copies', 0)}.{variant}.vmfb"
+        if many.exists():
+            total = iree_benchmark_ms(many, module_inputs(case, variant, [dy] * case["amortized_copies"], w),
+                                      flags, files=files)
+            row[f"iree_{variant}_amortized_ms"] = \
+                total / case["amortized_copies"] if isinstance(total, float) else total
+    for target, stock in case.get("stock", {}).items():
+        if args.stock_targets and target not in args.stock_targets:
+            continue
+        row[f"stock_{target}_ms"] = iree_benchmark_ms(bundle / "vmfb" / stock["vmfb"], inputs, files=files) \
+            if "vmfb" in stock else "compile " + stock["error"]
 
 
 def check_cnn(case: dict, bundle: pathlib.Path, rng) -> dict:

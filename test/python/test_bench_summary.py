@@ -5,6 +5,7 @@ import importlib.util
 import math
 import pathlib
 
+import numpy as np
 import pytest
 
 GPU_CHECK = pathlib.Path(__file__).resolve().parents[2] / "bench" / "gpu_check.py"
@@ -80,3 +81,18 @@ def test_donated_variants_take_one_poisoned_storage_per_dgrad(gpu_check):
     inputs = gpu_check.module_inputs(case, "pipelined", dys, w)
     assert len(inputs) == 7 and inputs[3] is w
     assert all(a.shape == (2, 9, 7, 8) and a.dtype == np.float16 and np.isnan(a).all() for a in inputs[4:])
+
+
+def test_input_files_save_each_array_once(gpu_check):
+    # A row's IREE timings pass the same dy to several modules (16 times to the amortized one): saved once.
+    dy, w = np.arange(6, dtype=np.float16).reshape(2, 3), np.ones((3,), dtype=np.float16)
+    files = gpu_check.InputFiles()
+    try:
+        flags = files.flags([dy, dy, w])
+        assert flags[0] == flags[1] != flags[2]
+        assert files.flags([w]) == [flags[2]]
+        np.testing.assert_array_equal(np.load(flags[0].removeprefix("--input=@")), dy)
+        np.testing.assert_array_equal(np.load(flags[2].removeprefix("--input=@")), w)
+    finally:
+        files.close()
+    assert not pathlib.Path(flags[0].removeprefix("--input=@")).exists()
