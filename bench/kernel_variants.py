@@ -1,10 +1,12 @@
-"""What an sm90 kernel's start and end cost: the kernel beside probes that stop after each step of its prologue.
+"""Shipped sm90 kernels beside variants of their source (A/B by text edit) and probes of their prologue.
 
-    python3 bench/prologue_cost.py build --out out/prologue [--tags s2_1x1_128_512_n8_f16 ...]   # here (nvcc)
-    python3 bench/prologue_cost.py measure --plan out/prologue --out $OUT/prologue.json            # GPU (CuPy)
+    python3 bench/kernel_variants.py build --out out/variants [--tags ...] [--variants ...] [--probes]  # here
+    python3 bench/kernel_variants.py measure --plan out/variants --out $OUT/variants.json               # GPU
 
-Each probe is compiled into the kernel's own translation unit (same shared storage, launch bounds, cluster
-shape and grid) and stops at one step of `DgradKernel::run`'s prologue:
+For each layer tag, the kernel the tuning table ships is compiled once per variant: its translation unit with the
+variant's text edits (VARIANTS), so an idea is measured against the shipped kernel in one run before it is made
+a real option. With --probes, each unit also gets probe entry points (same shared storage, launch bounds,
+cluster shape and grid) that stop at one step of `DgradKernel::run`'s prologue:
 - empty: returns at once (the launch of this grid and shared memory, nothing else);
 - barriers: thread 0 initializes a barrier, then the CTA (and cluster) synchronizes;
 - copies: + every warp copies a zeroed descriptor to its workspace slot with the release (no field set);
@@ -13,17 +15,13 @@ shape and grid) and stops at one step of `DgradKernel::run`'s prologue:
   workspace) before that synchronization, as the kernel does;
 - first_load: + the producer acquires the dy and filter descriptors and waits for its first dy box to land.
 Every figure is the median per-launch time of CUDA-graph replays, all measured in one run: the differences
-between neighbouring rows are what each step adds to a launch, and kernel - first_load bounds the work itself.
-
-Each translation unit is built in three variants: as shipped; "cta_scope", the descriptors' release copy and
-acquire at CTA scope instead of GPU scope (each CTA builds and uses its own descriptors, so no other CTA
-observes them); "read_tail", the storer's last wait for its TMA stores only until they have read shared memory
-(CUTLASS's epilogues end so), not until their writes are done. The measure step also checks that every variant
-of the kernel writes the same dx as the shipped one, and all of it.
+between neighbouring probes are what each step adds to a launch, and kernel - first_load bounds the work itself.
+The measure step also checks that every variant of a kernel writes the same dx as the shipped one, and all of it.
 """
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import json
 import pathlib
 import subprocess
@@ -34,14 +32,33 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "python"))
 
 PROBES = ("empty", "barriers", "copies", "replaces", "descriptors", "first_load")
 # Text edits of the translation unit that make each variant.
+_HINT = "uint64_t const hint = static_cast<uint64_t>(TMA::CacheHintSm90::EVICT_NORMAL);"
+_EVICT_FIRST_DY = (
+    (_HINT, _HINT + "\n    uint64_t const hint_a = walk.d.r * walk.d.s == 1 ? "
+                    "static_cast<uint64_t>(TMA::CacheHintSm90::EVICT_FIRST) : hint;"),
+    ("desc_a, &smem.full[stage], hint,", "desc_a, &smem.full[stage], hint_a,"))
+_EVICT_LAST_FILTER = (
+    (_HINT, _HINT + "\n    uint64_t const hint_b = static_cast<uint64_t>(TMA::CacheHintSm90::EVICT_LAST);"),
+    ("desc_b, &smem.full[stage], hint,", "desc_b, &smem.full[stage], hint_b,"),
+    ("desc_b, &smem.b_full, hint,", "desc_b, &smem.b_full, hint_b,"),
+    ("uint16_t((1 << kCluster) - 1), hint,", "uint16_t((1 << kCluster) - 1), hint_b,"))
 VARIANTS = {
     "shipped": (),
+    # The descriptors' release copy and acquire at CTA scope instead of GPU scope: each CTA builds and uses its
+    # own descriptors, so no other CTA observes them.
     "cta_scope": (("generic.release.gpu", "generic.release.cta"), ("generic.acquire.gpu", "generic.acquire.cta")),
+    # The storer's last wait for its TMA stores only until they have read shared memory (CUTLASS's epilogues end
+    # so), not until their writes are done.
     "read_tail": (("cp.async.bulk.wait_group 0;", "cp.async.bulk.wait_group.read 0;"),),
+    # L2 eviction hints: dy of 1x1 filters (read by one tap, by the CTAs of its channel blocks about at once)
+    # evicted first; the filter (read by every CTA) last; both.
+    "evict_first_dy": _EVICT_FIRST_DY,
+    "evict_last_filter": _EVICT_LAST_FILTER,
+    "evict_both": _EVICT_FIRST_DY + _EVICT_LAST_FILTER,
 }
 
-# Layers whose time per launch is short enough for the start to matter: batch 8 (4-12 us) and the two
-# shortest batch-256 layers, unit-stride and strided (six descriptors), a cluster among them.
+# Layers whose time per launch is short enough for the start to matter: batch 8 (4-12 us) and the shortest
+# batch-256 layers, unit-stride and strided (six descriptors), a cluster among them.
 DEFAULT_TAGS = ("s2_1x1_128_512_n8_f16", "s4_3x3_512_512_n8_f16", "s4_1x1_512_2048_n256_f16",
                 "s4_3x3_512_512s2_n256_f16", "s1_1x1_64_64_n256_f16", "s4_1x1_1024_512_n256_f16")
 
@@ -154,19 +171,19 @@ def _shape_initializer() -> str:
     return ", ".join(plain) + ", " + ", ".join("{" + g + "}" for g in groups)
 
 
-def probe_source(config, variant: str = "shipped") -> str:
-    """The kernel's translation unit with the probe entry points appended, edited into `variant`."""
+def variant_source(config, variant: str = "shipped", probes: bool = False) -> str:
+    """The kernel's translation unit edited into `variant`, with the probe entry points appended if asked."""
     from iree_cutlass.plugin import sm90
     element = sm90._ELEMENT_TYPES[config.dtype]
     parameters = ", ".join(f"uint32_t {p}" for p in _PARAMETERS)
-    source = sm90.generate_source(config) + _PROBE_SOURCE.replace("{element}", element)
+    source = sm90.generate_source(config) + (_PROBE_SOURCE.replace("{element}", element) if probes else "")
     bodies = {"empty": "(void)shape;",
               "barriers": "prologue_probe::run<0>(dy, w_rsck, dx, workspace, shape);",
               "copies": "prologue_probe::run<3>(dy, w_rsck, dx, workspace, shape);",
               "replaces": "prologue_probe::run<4>(dy, w_rsck, dx, workspace, shape);",
               "descriptors": "prologue_probe::run<1>(dy, w_rsck, dx, workspace, shape);",
               "first_load": "prologue_probe::run<2>(dy, w_rsck, dx, workspace, shape);"}
-    for probe in PROBES:
+    for probe in PROBES if probes else ():
         source += _PROBE_ENTRY.format(cluster_ctas=config.cluster_ctas, ctas=config.ctas_per_sm, name=config.name,
                                       probe=probe, element=element, parameters=parameters,
                                       shape=_shape_initializer(), body=bodies[probe])
@@ -184,34 +201,46 @@ def build(args) -> int:
     from iree_cutlass.workloads import dgrad_problem, resnet50_layers
 
     layers = {layer.tag: layer for layer in resnet50_layers()}
-    unknown = [t for t in args.tags if t not in layers]
+    unknown = [t for t in args.tags if t not in layers] + [v for v in args.variants if v not in VARIANTS]
     if unknown:
-        print(f"error: unknown tags {unknown}", file=sys.stderr)
+        print(f"error: unknown tags or variants {unknown}", file=sys.stderr)
         return 2
+    variants = ["shipped"] + [v for v in args.variants if v != "shipped"]
     args.out.mkdir(parents=True, exist_ok=True)
-    cases = []
+    cases, jobs = [], []
+    suffix = "-probes" if args.probes else ""
     for tag in args.tags:
         problem = dgrad_problem(layers[tag])
         config = select_kernel(problem, arch="sm_90")
-        for variant in VARIANTS:
-            fatbin = args.out / f"{config.name}-{variant}.fatbin"
-            if fatbin.exists():
-                continue
-            print(f"[prologue] nvcc {fatbin.name}", file=sys.stderr, flush=True)
-            with tempfile.TemporaryDirectory() as tmp:
-                source = pathlib.Path(tmp) / "probe.cu"
-                source.write_text(probe_source(config, variant))
-                partial = pathlib.Path(tmp) / "probe.fatbin"
-                command = [str(find_nvcc()), *nvcc_flags("sm_90a"), str(source), "-o", str(partial)]
-                result = subprocess.run(command, capture_output=True, text=True)
-                if result.returncode:
-                    print(result.stderr[-4000:], file=sys.stderr)
-                    return 1
-                partial.replace(fatbin)
-        cases.append({"tag": tag, "problem": problem.__dict__, "fatbins": {v: f"{config.name}-{v}.fatbin" for v in VARIANTS},
-                      "record": launch_record(config, problem)})
-    (args.out / "plan.json").write_text(json.dumps({"cases": cases}, indent=1))
-    print(f"[prologue] {len(cases)} cases in {args.out}", file=sys.stderr)
+        fatbins = {v: f"{config.name}-{v}{suffix}.fatbin" for v in variants}
+        jobs += [(config, v, args.out / name) for v, name in fatbins.items() if not (args.out / name).exists()]
+        cases.append({"tag": tag, "problem": problem.__dict__, "record": launch_record(config, problem),
+                      "fatbins": fatbins})
+
+    def compile_variant(job) -> str | None:
+        config, variant, fatbin = job
+        print(f"[variants] nvcc {fatbin.name}", file=sys.stderr, flush=True)
+        with tempfile.TemporaryDirectory(dir=fatbin.parent) as tmp:   # same file system: an atomic rename
+            source = pathlib.Path(tmp) / "variant.cu"
+            source.write_text(variant_source(config, variant, args.probes))
+            partial = pathlib.Path(tmp) / "variant.fatbin"
+            command = [str(find_nvcc()), *nvcc_flags("sm_90a"), str(source), "-o", str(partial)]
+            result = subprocess.run(command, capture_output=True, text=True)
+            if result.returncode:
+                return f"{fatbin.name}: {result.stderr[-4000:]}"
+            partial.replace(fatbin)   # whole fatbins only: a failed or interrupted build leaves none
+        return None
+
+    # Duplicate jobs (two tags sharing a kernel) are built once.
+    unique = list({job[2]: job for job in jobs}.values())
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        errors = [e for e in pool.map(compile_variant, unique) if e]
+    if errors:
+        print("error: nvcc failed for " + errors[0], file=sys.stderr)
+        return 1
+    plan = {"cases": cases, "probes": list(PROBES) if args.probes else []}
+    (args.out / "plan.json").write_text(json.dumps(plan, indent=1))
+    print(f"[variants] {len(cases)} cases x {len(variants)} variants in {args.out}", file=sys.stderr)
     return 0
 
 
@@ -221,6 +250,7 @@ def measure(args) -> int:
     from iree_cutlass.kernel_launch import KernelLauncher, filter_in_layout
 
     plan = json.loads((args.plan / "plan.json").read_text())
+    probes = tuple(plan["probes"])
     rng = np.random.default_rng(7)
     rows = []
     for case in plan["cases"]:
@@ -231,23 +261,32 @@ def measure(args) -> int:
         dy_d = cp.asarray(dy.view(np.uint16))
         w_d = cp.asarray(filter_in_layout(w, record["filter_layout"]).view(np.uint16))
         dx_d = cp.zeros((p["n"], p["h"], p["w"], p["c"]), dtype=cp.uint16)
-        outputs = {}
-        for variant, fatbin in case["fatbins"].items():
-            row = {"tag": case["tag"], "entry": record["entry"], "variant": variant, "grid": record["grid"][0]}
-            for probe in (*PROBES, "kernel"):
-                entry = record["entry"] if probe == "kernel" else f"{record['entry']}_{probe}"
-                launcher = KernelLauncher(args.plan / fatbin, {**record, "entry": entry})
-                if probe == "kernel":
-                    dx_d.fill(0x7E00)   # NaN: whatever the kernel leaves unwritten stays NaN
-                    launcher.launch(dy_d, w_d, dx_d)
-                    outputs[variant] = cp.asnumpy(dx_d)
-                row[f"{probe}_us"] = 1000 * launcher.graph_time_ms(dy_d, w_d, dx_d, rounds=9, calls=50)
+        outputs, case_rows = {}, {}
+        # Two passes over the variants, so that a drift in clocks over the case's seconds reaches them all alike;
+        # each figure is the mean of its two medians.
+        for _ in range(2):
+            for variant, fatbin in case["fatbins"].items():
+                row = case_rows.setdefault(variant, {"tag": case["tag"], "entry": record["entry"], "variant": variant,
+                                                     "grid": record["grid"][0]})
+                for probe in (*probes, "kernel"):
+                    entry = record["entry"] if probe == "kernel" else f"{record['entry']}_{probe}"
+                    launcher = KernelLauncher(args.plan / fatbin, {**record, "entry": entry})
+                    if probe == "kernel" and variant not in outputs:
+                        dx_d.fill(0x7E00)   # NaN: whatever the kernel leaves unwritten stays NaN
+                        launcher.launch(dy_d, w_d, dx_d)
+                        outputs[variant] = cp.asnumpy(dx_d)
+                    us = 1000 * launcher.graph_time_ms(dy_d, w_d, dx_d, rounds=9, calls=50)
+                    row.setdefault(f"{probe}_passes_us", []).append(us)
+                    row[f"{probe}_us"] = sum(row[f"{probe}_passes_us"]) / len(row[f"{probe}_passes_us"])
+        for variant, row in case_rows.items():
             row["dx_matches_shipped"] = bool(np.array_equal(outputs[variant], outputs["shipped"]))
             row["dx_unwritten"] = int(np.isnan(outputs[variant].view(np.float16)).sum())
+            row["kernel_over_shipped"] = row["kernel_us"] / case_rows["shipped"]["kernel_us"]
             rows.append(row)
-            print(f"{row['tag']:26s} {row['entry'][24:]:26s} {variant:9s} " +
-                  " ".join(f"{probe} {row[f'{probe}_us']:5.2f}" for probe in (*PROBES, "kernel")) +
-                  f" same_dx {row['dx_matches_shipped']} unwritten {row['dx_unwritten']}", flush=True)
+            print(f"{row['tag']:26s} {row['entry'][24:]:30s} {variant:17s} " +
+                  " ".join(f"{probe} {row[f'{probe}_us']:5.2f}" for probe in (*probes, "kernel")) +
+                  f" /shipped {row['kernel_over_shipped']:.3f} same_dx {row['dx_matches_shipped']}"
+                  f" unwritten {row['dx_unwritten']}", flush=True)
     args.out.write_text(json.dumps({"rows": rows, "unit": "us per launch, CUDA graph replays"}, indent=1))
     return 0
 
@@ -257,7 +296,10 @@ def main() -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     p_build = sub.add_parser("build")
     p_build.add_argument("--out", type=pathlib.Path, required=True)
-    p_build.add_argument("--tags", nargs="+", default=list(DEFAULT_TAGS))
+    p_build.add_argument("--tags", nargs="+", default=list(DEFAULT_TAGS), help="ResNet-50 layer tags")
+    p_build.add_argument("--variants", nargs="+", default=list(VARIANTS), help="VARIANTS keys (shipped always)")
+    p_build.add_argument("--probes", action="store_true", help="append the prologue probes")
+    p_build.add_argument("--jobs", type=int, default=2, help="nvcc processes at once")
     p_measure = sub.add_parser("measure")
     p_measure.add_argument("--plan", type=pathlib.Path, required=True)
     p_measure.add_argument("--out", type=pathlib.Path, required=True)
