@@ -3,7 +3,7 @@
 #   here:  python bench/prepare_gpu.py --out out/gpu --stock --amortized
 #          python3 -m pip download --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
 #              --platform manylinux_2_28_x86_64 -d .whl iree-base-runtime==3.13.0
-#   there: bash bench/gpu_check.sh --bench --bench-dtypes f16 bf16 --iree-bench --stock-targets sm_80   (416 s, H200)
+#   there: bash bench/gpu_check.sh --bench --bench-dtypes f16 bf16 --iree-bench --stock-targets sm_80 --iree-variants   (494 s, H200)
 #          (carry out/gpu and .whl); sanitizers: compute-sanitizer --tool memcheck|racecheck \
 #              python3 bench/sanitize_kernels.py --bundle out/gpu [more bundles]
 # The JSON result lands in $OUT/gpu_check.json; commit it under bench/results/.
