@@ -36,6 +36,7 @@ os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # JAX shares th
 import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "python"))
+from iree_cutlass.cli.common import write_atomically  # noqa: E402
 from iree_cutlass.timing import torch_graph_ms  # noqa: E402
 
 REL_L2_LIMIT = 1e-2
@@ -495,6 +496,15 @@ def summary(rows: list[dict]) -> dict:
     return out
 
 
+def write_result(path: pathlib.Path, result: dict, cases: list[dict], complete: bool) -> None:
+    """The result so far with its roofline figures and geomeans, written atomically after every case: a call cut
+    short by its time limit still leaves every finished row and the geomeans over them (`complete` is false)."""
+    add_roofline(result, cases)
+    result.update(summary(result["rows"]))
+    result["complete"] = complete
+    write_atomically(path, json.dumps(result, indent=1).encode())
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bundle", type=pathlib.Path, default=pathlib.Path("out/gpu"))
@@ -539,12 +549,10 @@ def main() -> int:
         row["seconds"] = round(time.perf_counter() - started, 2)
         result["rows"].append(row)
         print(json.dumps(row), flush=True)
-        args.out.write_text(json.dumps(result, indent=1))
+        write_result(args.out, result, manifest["cases"], complete=False)
 
-    add_roofline(result, manifest["cases"])
+    write_result(args.out, result, manifest["cases"], complete=True)
     rows = result["rows"]
-    result.update(summary(rows))
-    args.out.write_text(json.dumps(result, indent=1))
 
     print(f"\n{'case':34s} {'kernel':52s} {'iree_l2':>9s} {'kern_l2':>9s} {'unwr':>5s} "
           f"{'ours ms':>8s} {'cudnn':>8s} {'xla':>8s}")

@@ -35,7 +35,9 @@ def merge(parts: list[dict]) -> dict:
     merged = {key: value for key, value in first.items() if not key.startswith("geomean_")}
     merged["rows"] = list(rows.values())
     merged["repeated_cases_dropped"] = repeated
-    merged["parts"] = [{"cases": len(part["rows"]), "ceilings": part.get("ceilings")} for part in parts]
+    merged["parts"] = [{"cases": len(part["rows"]), "ceilings": part.get("ceilings"),
+                        "complete": part.get("complete")} for part in parts]
+    merged.pop("complete", None)   # a part's own flag: whether its call ran every case it was asked for
     merged.update(summary(merged["rows"]))
     return merged
 

@@ -2,6 +2,7 @@
 (strings) and missing peers left out of a ratio rather than counted."""
 
 import importlib.util
+import json
 import math
 import pathlib
 
@@ -96,3 +97,18 @@ def test_input_files_save_each_array_once(gpu_check):
     finally:
         files.close()
     assert not pathlib.Path(flags[0].removeprefix("--input=@")).exists()
+
+
+def test_result_is_written_whole_after_every_case(gpu_check, tmp_path):
+    # A call cut short by its time limit must still leave the finished rows and their geomeans, marked incomplete.
+    path = tmp_path / "gpu_check.json"
+    result = {"commit": "abc", "rows": [row("f16", 256, tag="a", kernel_ms=1.0, cudnn_ms=2.0)]}
+    gpu_check.write_result(path, result, [], complete=False)
+    written = json.loads(path.read_text())
+    assert written["complete"] is False and written["rows"][0]["tag"] == "a"
+    assert math.isclose(written["geomean_f16_n256"]["kernel_over_cudnn"], 0.5)
+    result["rows"].append(row("f16", 256, tag="b", kernel_ms=2.0, cudnn_ms=1.0))
+    gpu_check.write_result(path, result, [], complete=True)
+    written = json.loads(path.read_text())
+    assert written["complete"] is True and math.isclose(written["geomean_f16_n256"]["kernel_over_cudnn"], 1.0)
+    assert [p.name for p in tmp_path.iterdir()] == ["gpu_check.json"]   # no temporary file left behind
