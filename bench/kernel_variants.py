@@ -57,6 +57,12 @@ VARIANTS = {
     "evict_first_dy": _EVICT_FIRST_DY,
     "evict_last_filter": _EVICT_LAST_FILTER,
     "evict_both": _EVICT_FIRST_DY + _EVICT_LAST_FILTER,
+    # Ablations (their dx differs from the shipped kernel's by design): what a kernel costs without its epilogue
+    # (no staging, no stores, no dx traffic: more than an epilogue that overlaps the MMAs could save), and without its MMAs (the
+    # loads, barriers and epilogue alone: near the shipped time means the kernel waits on its loads).
+    "no_epilogue": (("      if (!t.live) continue;", "      if (t.live || !t.live) continue;"),),
+    "no_mma": (("cute::gemm(tiled_mma, tCrA(_, _, kb, stage), tCrB(_, _, kb, kResident ? it : stage), accum);",
+                "(void)kb;"),),
 }
 
 # Layers whose time per launch is short enough for the start to matter: batch 8 (4-12 us) and the shortest

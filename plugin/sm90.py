@@ -65,6 +65,8 @@ class Sm90Config:
     transposed: bool = False  # the MMA computes dx^T (channels x pixels): 64 or 128 channels by tile_m pixels,
                               # tile_m any multiple of 64 the accumulators hold (1x1 problems walk flat pixels)
     tile_buffers: int = 1     # transposed: 2 stages tiles into two staging tiles in turns (stores drain meanwhile)
+    share_dy: bool = False    # the cluster lies along the channels: its CTAs take neighbouring channel blocks of one
+                              # M tile and each loads half of the shared dy tile for both (cluster 2)
 
     family: ClassVar[str] = FAMILY
 
@@ -94,6 +96,8 @@ class Sm90Config:
             raise ValueError(f"cluster must be 1 or 2, got {self.cluster}")
         if self.ctas_per_sm not in (1, 2):
             raise ValueError(f"ctas_per_sm must be 1 or 2, got {self.ctas_per_sm}")
+        if self.share_dy and (self.cluster != 2 or self.split_k > 1):
+            raise ValueError("a dy-sharing cluster is 2 CTAs along the channels, without split-K")
         if self.resident_k < 0 or (self.resident_k and self.cluster != 1):
             raise ValueError(f"resident_k must be >= 0 and needs cluster 1, got {self.resident_k} "
                              f"with cluster {self.cluster}")
@@ -127,7 +131,7 @@ class Sm90Config:
     def name(self) -> str:
         return (f"iree_cutlass_dgrad_sm90_{self.dtype}_{self.tile_m}x{self.tile_n}x{TILE_K}"
                 f"_s{self.stages}_c{self.ctas_per_sm}{'_pp' if self.schedule == 'pingpong' else ''}"
-                f"{f'_m{self.cluster}' if self.cluster > 1 else ''}"
+                f"{f'_{self.cluster_axis}{self.cluster}' if self.cluster > 1 else ''}"
                 f"{f'_rk{self.resident_k}' if self.resident_k else ''}"
                 f"{f'_e{self.store_slots}' if self.store_slots else ''}"
                 f"{'_ws' if self.wg_stores else ''}"
@@ -137,8 +141,23 @@ class Sm90Config:
 
     @property
     def cluster_ctas(self) -> int:
-        """CTAs of one cluster: along M (cluster) times along the reduction (split_k)."""
+        """CTAs of one cluster: along M or the channels (cluster) times along the reduction (split_k)."""
         return self.cluster * self.split_k
+
+    @property
+    def cluster_axis(self) -> str:
+        """The name's letter for the cluster's direction: m (sharing the filter) or n (sharing dy)."""
+        return "n" if self.share_dy else "m"
+
+    @property
+    def cluster_m(self) -> int:
+        """CTAs of a walk unit along M (neighbouring spatial tiles sharing the filter tile)."""
+        return 1 if self.share_dy else self.cluster
+
+    @property
+    def channel_unit(self) -> int:
+        """Channels of a walk unit: one tile, or a dy-sharing cluster's two neighbouring tiles."""
+        return self.tile_n * (self.cluster if self.share_dy else 1)
 
 
 @dataclass(frozen=True)
@@ -258,10 +277,11 @@ def tile_count(config: Sm90Config, problem: DgradProblem, box: Box | None = None
 
 
 def unit_count(config: Sm90Config, problem: DgradProblem, box: Box | None = None) -> int:
-    """Units the kernel walks (TileWalk::count): tiles, or per cluster one tile per CTA along M."""
+    """Units the kernel walks (TileWalk::count): tiles, or per cluster one tile per CTA (along M or the
+    channels)."""
     p = kernel_problem(config, problem)
     box = box or choose_box(config, problem)
-    return -(-p.c // config.tile_n) * walked_phases(p) * -(-_spatial_tiles(p, box) // config.cluster)
+    return -(-p.c // config.channel_unit) * walked_phases(p) * -(-_spatial_tiles(p, box) // config.cluster_m)
 
 
 @dataclass(frozen=True)
@@ -309,11 +329,11 @@ def fast_divisor(value: int) -> tuple[int, int, int]:
 
 
 def walk_divisors(config: Sm90Config, problem: DgradProblem, box: Box) -> list[int]:
-    """The divisors of TileWalk::decode, each as fast_divisor's triple: channel blocks, phases, boxes across a
+    """The divisors of TileWalk::decode, each as fast_divisor's triple: channel units, phases, boxes across a
     phase's columns and rows, and the two strides."""
     p = kernel_problem(config, problem)
     rows_max, cols_max = -(-p.h // p.stride_h), -(-p.w // p.stride_w)
-    divisors = (-(-p.c // config.tile_n), walked_phases(p), -(-cols_max // box.w), -(-rows_max // box.h),
+    divisors = (-(-p.c // config.channel_unit), walked_phases(p), -(-cols_max // box.w), -(-rows_max // box.h),
                 p.stride_h, p.stride_w)
     return [part for divisor in divisors for part in fast_divisor(divisor)]
 
@@ -349,6 +369,11 @@ def supports(config: Sm90Config, problem: DgradProblem) -> str | None:
             return f"a resident filter slab needs a 1x1 filter, not {p.r}x{p.s}"
         if -(-p.k // TILE_K) > config.resident_k:
             return f"K={p.k} needs {-(-p.k // TILE_K)} K blocks of {TILE_K}; the slab holds {config.resident_k}"
+    if config.share_dy:
+        box = choose_box(config, p)
+        extent = next((e for e in (box.n, box.h, box.w) if e >= 2), 1)
+        if extent % 2:
+            return f"box {box.n}x{box.h}x{box.w} cannot be halved between a dy-sharing cluster's CTAs"
     if not fits(config):
         return (f"kernel needs {smem_bytes(config)} B of shared memory per CTA, too much for "
                 f"{config.ctas_per_sm} CTA(s) per SM")
@@ -359,11 +384,12 @@ _ENTRY = """
 // Generated by iree_cutlass.plugin.sm90 for config {name}.
 using Kernel = iree_cutlass_sm90::DgradKernel<{element}, {tile_m}, {tile_n}, {stages}, {ctas}, {pingpong}, {cluster},
                                              {resident_k}, {store_slots}, {split_k}, {wg_stores}, {transposed},
-                                             {tile_buffers}>;
+                                             {tile_buffers}, {share_dy}>;
 static_assert(sizeof(Kernel::SharedStorage) == {shared_storage}, "shared storage formula (sm90.py) out of date");
 static_assert(Kernel::kSmemBytes == {smem}, "dynamic shared memory formula (sm90.py) out of date");
 IREE_CUTLASS_SM90_DGRAD_ENTRY({name}, {element}, {tile_m}, {tile_n}, {stages}, {ctas}, {pingpong}, {cluster},
-                              {resident_k}, {store_slots}, {split_k}, {wg_stores}, {transposed}, {tile_buffers})
+                              {resident_k}, {store_slots}, {split_k}, {wg_stores}, {transposed}, {tile_buffers},
+                              {share_dy})
 """
 
 
@@ -376,7 +402,7 @@ def generate_source(config: Sm90Config) -> str:
         stages=config.stages, ctas=config.ctas_per_sm, pingpong=str(config.schedule == "pingpong").lower(),
         cluster=config.cluster, resident_k=config.resident_k, store_slots=config.store_slots,
         split_k=config.split_k, wg_stores=str(config.wg_stores).lower(), transposed=str(config.transposed).lower(),
-        tile_buffers=config.tile_buffers,
+        tile_buffers=config.tile_buffers, share_dy=str(config.share_dy).lower(),
         shared_storage=shared_storage_bytes(config),
         smem=smem_bytes(config))
 
@@ -417,7 +443,8 @@ STORE_SLOTS = (2, 4, 8)
 def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90Config]:
     """The tile space a tuner measures: CANDIDATE_SHAPES at the deepest pipeline that fits, and for 1x1 filters
     RESIDENT_SHAPES with a resident filter slab; each with whole-tile staging and with every store ring of
-    STORE_SLOTS that holds at most two tiles and leaves room for two stages; and TRANSPOSED_SHAPES.
+    STORE_SLOTS that holds at most two tiles and leaves room for two stages; and TRANSPOSED_SHAPES. Each 2-CTA
+    cluster is offered along M (sharing the filter tile) and along the channels (sharing the dy tile).
 
     Split-K kernels join only when asked (`split_k`): they compute correctly (every measured run was valid) but
     compute-sanitizer's racecheck reports hazards on their distributed-shared-memory handoff, which it does not
@@ -445,6 +472,8 @@ def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90
                 for cluster in (1, 2):
                     configs.append(Sm90Config(problem.dtype, tile_m, tile_n, stages, 1, cluster=cluster,
                                               transposed=True, tile_buffers=tile_buffers))
+    # Every 2-CTA cluster also along the channels, sharing dy instead of the filter.
+    configs += [dataclasses.replace(c, share_dy=True) for c in configs if c.cluster == 2]
     for tile_m, tile_n in SPLIT_K_SHAPES if split_k else ():
         for ctas in SPLIT_K:
             stages = max_stages(tile_m, tile_n, 1, problem.dtype, split_k=ctas)

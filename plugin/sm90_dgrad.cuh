@@ -31,6 +31,9 @@
 //   block, and each loads half of the shared filter tile once for both (TMA multicast): a third less traffic from
 //   L2 into shared memory per multiply for 128x256 tiles. A stage is refilled only when the consumers of both
 //   CTAs have released it. The cluster shape is compiled in (__cluster_dims__), so IREE's plain launch works.
+//   With kShareDy the cluster lies along the channels instead (cuDNN's Hopper 1x1 kernels share this way): the
+//   two CTAs take neighbouring channel blocks of the same M tile, and each loads half of the shared dy tile (the
+//   half box of the tile's slowest dimension of extent 2 or more) for both, and its own filter tile.
 //
 // - Resident filter (kResidentK > 0, 1x1 filters only): the CTA's whole filter slab (kTileN channels x every K)
 //   is loaded once into shared memory and kept while the CTA's tiles share its channel block, so only dy streams
@@ -122,11 +125,14 @@ struct Tile {
 // tiles of the same phase and channel block, so they run the same taps and share the filter tile).
 struct TileWalk {
   DgradShape d;
-  int cluster;
+  int cluster;     // CTAs of a unit along M (neighbouring spatial tiles, sharing the filter tile)
+  int cluster_c;   // CTAs of a unit along the channels (neighbouring channel blocks, sharing the dy tile)
   int tiles_c, tiles_n, tiles_h, tiles_w, tiles_m, phases, count, kblocks;
   bool zero_fill;  // the walk covers phase (0, 0) only; the other phases are zero-filled beside it
 
-  __device__ TileWalk(DgradShape const& shape, int tile_n, int cluster_size) : d(shape), cluster(cluster_size) {
+  // tiles_c counts channel units of tile_n * cluster_c channels (the host's divisor).
+  __device__ TileWalk(DgradShape const& shape, int tile_n, int cluster_m, int cluster_n)
+      : d(shape), cluster(cluster_m), cluster_c(cluster_n) {
     tiles_c = int(d.tiles_c.value);
     tiles_n = (d.n + d.box_n - 1) / d.box_n;
     tiles_h = int(d.tiles_h.value);
@@ -138,7 +144,7 @@ struct TileWalk {
     kblocks = (d.k + kTileK - 1) / kTileK;
   }
 
-  // Whether the host's divisors are the ones this shape and tile width imply (checked once, by thread 0).
+  // Whether the host's divisors are the ones this shape and channel unit imply (checked once, by thread 0).
   __device__ static bool divisors_match(DgradShape const& d, int tile_n) {
     uint32_t const rows_max = (d.h + d.stride_h - 1) / d.stride_h;
     uint32_t const cols_max = (d.w + d.stride_w - 1) / d.stride_w;
@@ -164,13 +170,14 @@ struct TileWalk {
   }
 
   // Channels vary fastest, then phases, so CTAs running together share the same dy rows in L2. `rank` picks
-  // the CTA's tile within a cluster's unit. Every dividend is non-negative and below 2^31.
+  // the CTA's tile within a cluster's unit (along M or along the channels). Every dividend is non-negative and
+  // below 2^31.
   __device__ Tile decode(int index, int tile_n, int rank = 0) const {
     Tile t;
     int cn, phase, tw, th;
     int rest = d.tiles_c.divmod(cn, index);
     rest = d.phases.divmod(phase, rest);
-    int const m = d.tiles_w.divmod(tw, rest * cluster + rank);
+    int const m = d.tiles_w.divmod(tw, rest * cluster + (cluster > 1 ? rank : 0));
     int const tn = d.tiles_h.divmod(th, m);
     t.ph = d.stride_w_div.divmod(t.pw, phase);
     t.rows = int(d.h) > t.ph ? d.stride_h_div.div(int(d.h) - t.ph + int(d.stride_h) - 1) : 0;
@@ -178,18 +185,18 @@ struct TileWalk {
     t.n0 = tn * d.box_n;
     t.i0 = th * d.box_h;
     t.j0 = tw * d.box_w;
-    t.c0 = cn * tile_n;
+    t.c0 = (cn * cluster_c + (cluster_c > 1 ? rank : 0)) * tile_n;
     t.dy_row0 = d.stride_h_div.divmod(t.r_first, t.ph + int(d.pad_h));
     t.dy_col0 = d.stride_w_div.divmod(t.s_first, t.pw + int(d.pad_w));
     t.taps_h = t.r_first < int(d.r) ? d.stride_h_div.div(int(d.r) - 1 - t.r_first) + 1 : 0;
     t.taps_w = t.s_first < int(d.s) ? d.stride_w_div.div(int(d.s) - 1 - t.s_first) + 1 : 0;
-    t.live = t.i0 < t.rows && t.j0 < t.cols && t.n0 < int(d.n);
+    t.live = t.i0 < t.rows && t.j0 < t.cols && t.n0 < int(d.n) && t.c0 < int(d.c);
     return t;
   }
 
   // Whether any CTA of the cluster has a tile to store in this unit: then all of them run its mainloop.
   __device__ bool unit_live(int index, int tile_n) const {
-    for (int rank = 0; rank < cluster; ++rank) {
+    for (int rank = 0; rank < cluster * cluster_c; ++rank) {
       if (decode(index, tile_n, rank).live) return true;
     }
     return false;
@@ -334,10 +341,12 @@ __device__ __forceinline__ float4 load_peer(float const* local, uint32_t cta) {
 // the tile is converted, and the ring can be smaller (more mainloop stages) or larger (two tiles in flight).
 template <class Element, int kTileM, int kTileN, int kStages, int kCtasPerSm, bool kPingpong, int kCluster,
           int kResidentK = 0, int kStoreSlots = 0, int kSplitK = 1, bool kWgStores = false, bool kTransposed = false,
-          int kTileBuffers = 1>
+          int kTileBuffers = 1, bool kShareDy = false>
 struct DgradKernel {
   static_assert(kCtasPerSm == 1 || kCtasPerSm == 2, "one or two CTAs per SM");
-  static_assert(kCluster == 1 || kCluster == 2, "clusters of one or two CTAs along M");
+  static_assert(kCluster == 1 || kCluster == 2, "clusters of one or two CTAs, along M or (kShareDy) channels");
+  static_assert(!kShareDy || (kCluster == 2 && kSplitK == 1 && kResidentK == 0),
+                "a dy-sharing cluster is two CTAs along the channels, without split-K or a resident filter");
   static_assert(kPingpong ? (kTileM == 64 || kTileM == 128) : (kTileM == 128 || kTileM == 256 || kTransposed),
                 "cooperative tiles are 128 or 256 rows (two warpgroups), ping-pong tiles 64 or 128 (one)");
   static_assert(kTileN % 64 == 0 && kTileN <= 256, "N tile is 64, 128, 192 or 256 channels");
@@ -399,7 +408,9 @@ struct DgradKernel {
   static constexpr int kStagingElements = kStoreSlots ? kStoreSlots * kTileM * kTileK : int(cosize_v<SmemLayoutD>);
   static constexpr uint32_t kStageBytes = (kTileM + (kResident ? 0 : kTileN)) * kTileK * sizeof(Element);
   static constexpr uint32_t kBBlockBytes = kTileN * kTileK * sizeof(Element);   // one K block of the slab
-  static constexpr int kSliceN = kTileN / kCluster;   // filter rows each CTA of a cluster loads for all
+  static constexpr int kSliceN = kShareDy ? kTileN : kTileN / kCluster;   // filter rows each CTA loads
+  static constexpr int kClusterM = kShareDy ? 1 : kCluster;   // the walk's CTAs per unit along M
+  static constexpr int kClusterC = kShareDy ? kCluster : 1;   // and along the channels
   static constexpr int kWarps = kThreads / 32;
 
   // An empty base without split-K, so other kernels keep their layout.
@@ -436,7 +447,7 @@ struct DgradKernel {
           gridDim.x % kClusterCtas != 0 ||
           blockIdx.x >= shape.slots || dynamic_smem < uint32_t(kSmemBytes) ||
           shape.box_n * shape.box_h * shape.box_w != uint32_t(kTileM) ||
-          !TileWalk::divisors_match(shape, kTileN) ||
+          !TileWalk::divisors_match(shape, kTileN * kClusterC) || (kShareDy && !half_box_exact(shape)) ||
           (kResident && (shape.r * shape.s != 1 || (shape.k + kTileK - 1) / kTileK > uint32_t(kResidentK))) ||
           ((reinterpret_cast<uintptr_t>(dy) | reinterpret_cast<uintptr_t>(w_rsck) |
             reinterpret_cast<uintptr_t>(dx)) & 15) != 0) {
@@ -472,7 +483,7 @@ struct DgradKernel {
     __syncthreads();
     if constexpr (kClusterCtas > 1) cute::cluster_sync();  // the peer's barriers exist before anyone signals them
 
-    TileWalk const walk(shape, kTileN, kCluster);
+    TileWalk const walk(shape, kTileN, kClusterM, kClusterC);
     if (warp < 4) {
       if constexpr (kCtasPerSm == 1) cutlass::arch::warpgroup_reg_dealloc<56>();
       if (warp == 0 && lane == 0) produce(smem, walk, slot);
@@ -521,7 +532,10 @@ struct DgradKernel {
     if (index == 0) {
       uint32_t dims[4] = {d.k, d.q, d.p, d.n};
       uint64_t strides[3] = {uint64_t(d.k) * 2, uint64_t(d.q) * d.k * 2, uint64_t(d.p) * d.q * d.k * 2};
-      uint32_t box[4] = {kTileK, d.box_w, d.box_h, d.box_n};
+      // A dy-sharing cluster's CTAs each load half of the dy tile.
+      HalfBox const half = half_box(d);
+      uint32_t box[4] = {kTileK, kShareDy ? half.w : d.box_w, kShareDy ? half.h : d.box_h,
+                         kShareDy ? half.n : d.box_n};
       build_tensormap<4>(scratch, gmem_desc, dy, dims, strides, box, lane);
     } else if (index == 1) {
       uint32_t dims[3] = {d.k, d.c, d.r * d.s};
@@ -553,6 +567,7 @@ struct DgradKernel {
     acquire_tensormap(desc_b);
     uint64_t const hint = static_cast<uint64_t>(TMA::CacheHintSm90::EVICT_NORMAL);
     int const rank = kCluster > 1 ? int(cute::block_rank_in_cluster()) : 0;
+    HalfBox const half = half_box(walk.d);
     int stage = 0;
     uint32_t phase = 0;
     int slab_c0 = -1;       // resident filter: the channel block in shared memory
@@ -608,11 +623,19 @@ struct DgradKernel {
           for (int kb = 0; kb < walk.kblocks; ++kb) {
             cutlass::arch::ClusterBarrier::wait(&smem.empty[stage], phase ^ 1);
             cutlass::arch::ClusterTransactionBarrier::arrive_and_expect_tx(&smem.full[stage], kStageBytes);
-            SM90_TMA_LOAD_4D::copy(desc_a, &smem.full[stage], hint, smem.a + stage * kTileM * kTileK,
-                                   kb * kTileK, dy_col, dy_row, t.n0);
+            if constexpr (kShareDy) {
+              // This CTA's half of the dy tile lands in both CTAs of the cluster (the peer loads the other).
+              SM90_TMA_LOAD_MULTICAST_4D::copy(desc_a, &smem.full[stage], uint16_t(0b11), hint,
+                                               smem.a + stage * kTileM * kTileK + rank * (kTileM / 2) * kTileK,
+                                               kb * kTileK, dy_col + rank * half.w_offset,
+                                               dy_row + rank * half.h_offset, t.n0 + rank * half.n_offset);
+            } else {
+              SM90_TMA_LOAD_4D::copy(desc_a, &smem.full[stage], hint, smem.a + stage * kTileM * kTileK,
+                                     kb * kTileK, dy_col, dy_row, t.n0);
+            }
             if constexpr (kResident) {
               // The filter is in the slab already.
-            } else if constexpr (kCluster > 1) {
+            } else if constexpr (kCluster > 1 && !kShareDy) {
               // This CTA's slice of the filter tile lands in every CTA of the cluster.
               Element* b_slice = smem.b + stage * kTileN * kTileK + rank * kSliceN * kTileK;
               SM90_TMA_LOAD_MULTICAST_3D::copy(desc_b, &smem.full[stage], uint16_t((1 << kCluster) - 1), hint,
@@ -916,6 +939,11 @@ struct DgradKernel {
     if (d.box_h >= 2) return {d.box_n, d.box_h / 2, d.box_w, 0, int(d.box_h / 2), 0};
     return {d.box_n, d.box_h, d.box_w / 2, 0, 0, int(d.box_w / 2)};
   }
+  // Whether the two halves cover the box exactly (the halved extent is even; a power-of-two tile's always is).
+  static __device__ __forceinline__ bool half_box_exact(DgradShape const& d) {
+    HalfBox const half = half_box(d);
+    return 2 * half.n * half.h * half.w == uint32_t(kTileM);
+  }
 
   static __device__ __forceinline__ void tile_sync(int wg) {
     if constexpr (kPingpong) {
@@ -1012,7 +1040,8 @@ struct DgradKernel {
 
 // The extern "C" entry point of one configuration, in IREE's CUDA ABI: bindings, then 32-bit push constants.
 #define IREE_CUTLASS_SM90_DGRAD_ENTRY(NAME, ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG, CLUSTER,  \
-                                      RESIDENT_K, STORE_SLOTS, SPLIT_K, WG_STORES, TRANSPOSED, TILE_BUFFERS)  \
+                                      RESIDENT_K, STORE_SLOTS, SPLIT_K, WG_STORES, TRANSPOSED, TILE_BUFFERS,  \
+                                      SHARE_DY)                                                              \
   extern "C" __global__ void __cluster_dims__((CLUSTER) * (SPLIT_K), 1, 1)                                    \
       __launch_bounds__(iree_cutlass_sm90::kThreads, CTAS_PER_SM) NAME(                                       \
       ELEMENT const* dy, ELEMENT const* w_rsck, ELEMENT* dx, uint8_t* workspace, uint32_t n, uint32_t h,       \
@@ -1029,6 +1058,7 @@ struct DgradKernel {
         {tiles_w, tiles_w_mul, tiles_w_shift}, {tiles_h, tiles_h_mul, tiles_h_shift},                         \
         {stride_h_value, stride_h_mul, stride_h_shift}, {stride_w_value, stride_w_mul, stride_w_shift}};      \
     iree_cutlass_sm90::DgradKernel<ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG, CLUSTER,          \
-                                   RESIDENT_K, STORE_SLOTS, SPLIT_K, WG_STORES, TRANSPOSED, TILE_BUFFERS>::run( \
+                                   RESIDENT_K, STORE_SLOTS, SPLIT_K, WG_STORES, TRANSPOSED, TILE_BUFFERS,     \
+                                   SHARE_DY>::run(                                                            \
         dy, w_rsck, dx, workspace, shape);                                                                    \
   }

@@ -108,11 +108,13 @@ def test_build_f32_kernel(built_new_mainloops):
     (dict(stages=3, split_k=4), "iree_cutlass_dgrad_sm90_bf16_128x128x64_s3_c1_k4"),
     (dict(tile_m=192, stages=3, cluster=2, transposed=True, tile_buffers=2),
      "iree_cutlass_dgrad_sm90_bf16_192x128x64_s3_c1_m2_tr_b2"),
+    (dict(tile_m=192, cluster=2, transposed=True, share_dy=True),
+     "iree_cutlass_dgrad_sm90_bf16_192x128x64_s4_c1_n2_tr"),
 ])
 def test_build_sm90_kernel_variants(cache_dir, fields, entry):
     # Compiling checks the kernel's static_asserts: the shared-memory formula with the filter slab, the store
     # ring, the split-K partial tile or two transposed staging tiles in it, and the template's own limits (a
-    # transposed tile in a filter-sharing cluster among them).
+    # transposed tile in a filter-sharing cluster and in a dy-sharing one among them).
     from iree_cutlass.plugin.sm90 import Sm90Config
     _nvcc_or_fail()
     config = Sm90Config(**{"dtype": "bf16", "tile_m": 128, "tile_n": 128, "stages": 4, "ctas_per_sm": 1, **fields})

@@ -4,6 +4,7 @@ The emulation follows plugin/sm90_dgrad.cuh step by step (TileWalk::decode, the 
 zero fill off the edges of dy, the epilogue's row -> dx mapping), so a wrong phase, tap or offset formula shows
 up here as a wrong dx, without a GPU.
 """
+import dataclasses
 import random
 
 import numpy as np
@@ -39,7 +40,7 @@ def emulate(config: sm90.Sm90Config, prob: DgradProblem, dy: np.ndarray, w_rsck:
     dy = dy.reshape(d.n, d.p, d.q, d.k)
     dx = np.full((d.n, d.h, d.w, d.c), np.nan)
     rows_max, cols_max = -(-d.h // d.stride_h), -(-d.w // d.stride_w)
-    tiles_c = -(-d.c // config.tile_n)
+    tiles_c = -(-d.c // config.channel_unit)   # channel units: one tile, or a dy-sharing cluster's two
     tiles_n, tiles_h, tiles_w = -(-d.n // box.n), -(-rows_max // box.h), -(-cols_max // box.w)
     # The divisors the kernel decodes with (push constants 17..34) are the walk's own extents; the walk covers
     # phase (0, 0) alone where the kernel zero-fills the others (TileWalk::zero_fill).
@@ -49,20 +50,22 @@ def emulate(config: sm90.Sm90Config, prob: DgradProblem, dy: np.ndarray, w_rsck:
     assert list(constants[17:35:3]) == [tiles_c, phases if zero_fill else d.stride_h * d.stride_w, tiles_w,
                                         tiles_h, d.stride_h, d.stride_w]
     tiles_m = tiles_w * tiles_h * tiles_n
-    count = tiles_c * phases * -(-tiles_m // config.cluster)
+    count = tiles_c * phases * -(-tiles_m // config.cluster_m)
     assert count == sm90.unit_count(config, d, box)
     for index, rank in ((u, r) for u in range(count) for r in range(config.cluster)):
         rest = index
         cn, rest = rest % tiles_c, rest // tiles_c
         phase, rest = rest % phases, rest // phases
-        m = rest * config.cluster + rank
+        rank_m, rank_c = (0, rank) if config.share_dy else (rank, 0)
+        m = rest * config.cluster_m + rank_m
         tw, m = m % tiles_w, m // tiles_w
         th, tn = m % tiles_h, m // tiles_h
         ph, pw = phase // d.stride_w, phase % d.stride_w
         rows = len(range(ph, d.h, d.stride_h))
         cols = len(range(pw, d.w, d.stride_w))
-        n0, i0, j0, c0 = tn * box.n, th * box.h, tw * box.w, cn * config.tile_n
-        if not (i0 < rows and j0 < cols and n0 < d.n):
+        n0, i0, j0 = tn * box.n, th * box.h, tw * box.w
+        c0 = (cn * config.channel_unit // config.tile_n + rank_c) * config.tile_n
+        if not (i0 < rows and j0 < cols and n0 < d.n and c0 < d.c):
             continue
         r_first, s_first = (ph + d.pad_h) % d.stride_h, (pw + d.pad_w) % d.stride_w
         taps_h = (d.r - 1 - r_first) // d.stride_h + 1 if r_first < d.r else 0
@@ -79,7 +82,7 @@ def emulate(config: sm90.Sm90Config, prob: DgradProblem, dy: np.ndarray, w_rsck:
                 kb, tap_index = it % kblocks, it // kblocks
                 t_w, t_h = tap_index % taps_w, tap_index // taps_w
                 r, s = r_first + t_h * d.stride_h, s_first + t_w * d.stride_w
-                a = tma_box(dy, n0, i0 + (ph + d.pad_h) // d.stride_h - t_h,
+                a = dy_tile(config, dy, n0, i0 + (ph + d.pad_h) // d.stride_h - t_h,
                             j0 + (pw + d.pad_w) // d.stride_w - t_w, box)
                 b = np.zeros((config.tile_n, d.k))
                 b[:channels.stop - c0] = w_rsck[r, s, channels]
@@ -136,17 +139,32 @@ def zero_fill_phases(dx: np.ndarray, d: DgradProblem, ctas: int) -> None:
                 flat[chunk * 8:chunk * 8 + 8] = 0.0
 
 
+def half_box(box: sm90.Box) -> tuple[sm90.Box, tuple[int, int, int]]:
+    """HalfBox in the kernel: the box cut in two along images, else rows, else columns; the second half's
+    offset."""
+    if box.n >= 2:
+        return sm90.Box(box.n // 2, box.h, box.w), (box.n // 2, 0, 0)
+    if box.h >= 2:
+        return sm90.Box(box.n, box.h // 2, box.w), (0, box.h // 2, 0)
+    return sm90.Box(box.n, box.h, box.w // 2), (0, 0, box.w // 2)
+
+
+def dy_tile(config: sm90.Sm90Config, dy: np.ndarray, n0: int, p0: int, q0: int, box: sm90.Box) -> np.ndarray:
+    """The dy tile in shared memory: one box, or in a dy-sharing cluster the two half boxes its CTAs load, one
+    after the other in the tile's rows."""
+    if not config.share_dy:
+        return tma_box(dy, n0, p0, q0, box)
+    half, (on, oh, ow) = half_box(box)
+    rows = [tma_box(dy, n0 + r * on, p0 + r * oh, q0 + r * ow, half).reshape(-1, dy.shape[3]) for r in range(2)]
+    return np.concatenate(rows).reshape(box.n, box.h, box.w, dy.shape[3])
+
+
 def store_boxes(config: sm90.Sm90Config, box: sm90.Box):
     """(offset, box, first tile row) of each dx TMA store of a tile: the whole box, or with warpgroup stores the
-    half box of each warpgroup (HalfBox in the kernel: cut along images, else rows, else columns)."""
+    half box of each warpgroup."""
     if not config.wg_stores:
         return [((0, 0, 0), box, 0)]
-    if box.n >= 2:
-        half, offset = sm90.Box(box.n // 2, box.h, box.w), (box.n // 2, 0, 0)
-    elif box.h >= 2:
-        half, offset = sm90.Box(box.n, box.h // 2, box.w), (0, box.h // 2, 0)
-    else:
-        half, offset = sm90.Box(box.n, box.h, box.w // 2), (0, 0, box.w // 2)
+    half, offset = half_box(box)
     return [((0, 0, 0), half, 0), (offset, half, config.tile_m // 2)]
 
 
@@ -459,3 +477,54 @@ def test_transposed_limits(bad, match):
     fields = {**dict(dtype="f16", tile_m=192, tile_n=128, stages=2, ctas_per_sm=1, transposed=True), **bad}
     with pytest.raises(ValueError, match=match):
         sm90.Sm90Config(**fields)
+
+
+# dy-sharing clusters: two CTAs take neighbouring channel blocks of one M tile, each loading half of the dy box for
+# both: (problem, config fields).
+SHARE_DY_CASES = [
+    (DgradProblem(2, 9, 7, 200, 72, 1, 1, 9, 7, 0, 0, 1, 1, "f16"), dict(tile_m=128, tile_n=64)),   # 4 channel
+    # blocks in 2 units, the last block ragged
+    (DgradProblem(3, 7, 7, 136, 40, 3, 3, 7, 7, 1, 1, 1, 1, "bf16"), dict(tile_m=128, tile_n=128)),  # 2 blocks: the
+    # second unit's second CTA only helps load
+    (DgradProblem(2, 7, 9, 136, 16, 3, 3, 4, 5, 1, 1, 2, 2, "f16"), dict(tile_m=64, tile_n=64, schedule="pingpong")),
+    (DgradProblem(1, 9, 6, 264, 24, 1, 1, 3, 6, 0, 0, 3, 1, "f16"),                                  # zero fill
+     dict(tile_m=128, tile_n=128, store_slots=2, wg_stores=True)),
+    (DgradProblem(3, 7, 7, 200, 72, 1, 1, 7, 7, 0, 0, 1, 1, "f16"), dict(tile_m=192, tile_n=128, transposed=True)),
+    (DgradProblem(2, 9, 11, 64, 24, 3, 3, 9, 11, 1, 1, 1, 1, "bf16"), dict(tile_m=256, tile_n=64, transposed=True)),
+]
+
+
+@pytest.mark.parametrize("index", range(len(SHARE_DY_CASES)))
+def test_share_dy_walk_matches_reference(index):
+    prob, fields = SHARE_DY_CASES[index]
+    config = sm90.Sm90Config(**{**dict(dtype=prob.dtype, stages=2, ctas_per_sm=1, cluster=2, share_dy=True),
+                                **fields})
+    assert supports(config, prob) is None
+    dy, w_krsc = random_inputs(prob, 400 + index)
+    dx = emulate(config, prob, dy, np.transpose(w_krsc, (1, 2, 3, 0)))
+    assert not np.isnan(dx).any(), "some dx elements are written by no tile"
+    np.testing.assert_allclose(dx, dgrad_reference(prob, dy, w_krsc), rtol=1e-10, atol=1e-10)
+
+
+def test_share_dy_units_and_limits():
+    # ResNet-50's 1x1 1024<-512 at 14x14, batch 256: 4 channel blocks of 256 walk as 2 units of 512 channels.
+    prob = DgradProblem(256, 14, 14, 1024, 512, 1, 1, 14, 14, 0, 0, 1, 1, "f16")
+    config = sm90.Sm90Config("f16", 128, 256, 4, 1, cluster=2, store_slots=2, wg_stores=True, share_dy=True)
+    assert config.name == "iree_cutlass_dgrad_sm90_f16_128x256x64_s4_c1_n2_e2_ws"
+    assert sm90.unit_count(config, prob) == 2 * 392 and sm90.tile_count(config, prob) == 4 * 392
+    assert launch(config, prob).constants[17] == 2                      # the channel-unit divisor
+    assert launch(config, prob).grid == (sm90.SM_COUNT, 1, 1)
+    with pytest.raises(ValueError, match="dy-sharing"):
+        sm90.Sm90Config("f16", 128, 256, 4, 1, share_dy=True)
+    # A box whose halved extent is odd cannot be shared: 192 rows of 8x8 images are boxes of 3 images.
+    odd = DgradProblem(6, 8, 8, 64, 64, 3, 3, 8, 8, 1, 1, 1, 1, "f16")
+    tr = sm90.Sm90Config("f16", 192, 64, 2, 1, cluster=2, transposed=True, share_dy=True)
+    assert sm90.choose_box(tr, odd).n == 3
+    assert "cannot be halved" in supports(tr, odd)
+    # Every 2-CTA cluster candidate is offered along both axes, where its box halves (384 pixels walk as boxes of
+    # 3 rows of 128 here).
+    candidates = sm90.candidate_configs(prob)
+    along_m = {c for c in candidates if c.cluster == 2 and not c.share_dy}
+    missing = {dataclasses.replace(c, share_dy=True) for c in along_m} - set(candidates)
+    assert len(along_m) > 20 and {c.tile_m for c in missing} == {384}
+    assert all(sm90.choose_box(c, prob).n == 3 for c in missing)
