@@ -174,6 +174,15 @@ def random_inputs(prob: DgradProblem, seed: int) -> tuple[np.ndarray, np.ndarray
     return rng.standard_normal((prob.n, prob.p, prob.q, prob.k)), rng.standard_normal((prob.k, prob.r, prob.s, prob.c))
 
 
+def assert_walk_matches_reference(config: sm90.Sm90Config, prob: DgradProblem, seed: int) -> None:
+    """The emulated kernel writes every dx element, and the reference's values."""
+    assert supports(config, prob) is None
+    dy, w_krsc = random_inputs(prob, seed)
+    dx = emulate(config, prob, dy, np.transpose(w_krsc, (1, 2, 3, 0)))
+    assert not np.isnan(dx).any(), "some dx elements are written by no tile"
+    np.testing.assert_allclose(dx, dgrad_reference(prob, dy, w_krsc), rtol=1e-10, atol=1e-10)
+
+
 def random_problems(count: int, seed: int):
     rng = random.Random(seed)
     for _ in range(count):
@@ -201,18 +210,13 @@ PROBLEMS = list(random_problems(24, 3)) + [
 @pytest.mark.parametrize("index", range(len(PROBLEMS)))
 def test_emulated_walk_matches_reference(index):
     prob = PROBLEMS[index]
-    dy, w_krsc = random_inputs(prob, index)
-    reference = dgrad_reference(prob, dy, w_krsc)
     # (schedule, tile_m, tile_n, cluster, warpgroup stores): the last with a 2-slot store ring.
     shapes = [("cooperative", 128, 128, 1, False), ("cooperative", 128, 64, 2, False),
               ("pingpong", 64, 128, 1, False), ("pingpong", 128, 64, 2, False), ("cooperative", 128, 256, 2, True)]
     schedule, tile_m, tile_n, cluster, wg_stores = shapes[index % len(shapes)]
     config = sm90.Sm90Config("f16", tile_m, tile_n, 3 if wg_stores else 4, 1, schedule, cluster,
                              store_slots=2 if wg_stores else 0, wg_stores=wg_stores)
-    assert supports(config, prob) is None
-    dx = emulate(config, prob, dy, np.transpose(w_krsc, (1, 2, 3, 0)))
-    assert not np.isnan(dx).any(), "some dx elements are written by no tile"
-    np.testing.assert_allclose(dx, reference, rtol=1e-10, atol=1e-10)
+    assert_walk_matches_reference(config, prob, index)
 
 
 def test_box_covers_resnet_phases_exactly():
@@ -269,14 +273,10 @@ RESIDENT_PROBLEMS = [
 @pytest.mark.parametrize("index", range(len(RESIDENT_PROBLEMS)))
 def test_resident_filter_walk_matches_reference(index):
     prob = RESIDENT_PROBLEMS[index]
-    dy, w_krsc = random_inputs(prob, 100 + index)
     kblocks = -(-prob.k // sm90.TILE_K)
     for schedule, tile_m, tile_n in (("cooperative", 128, 128), ("pingpong", 64, 256)):
-        config = sm90.Sm90Config(prob.dtype, tile_m, tile_n, 3, 1, schedule, 1, kblocks)
-        assert supports(config, prob) is None
-        dx = emulate(config, prob, dy, np.transpose(w_krsc, (1, 2, 3, 0)))
-        assert not np.isnan(dx).any()
-        np.testing.assert_allclose(dx, dgrad_reference(prob, dy, w_krsc), rtol=1e-10, atol=1e-10)
+        assert_walk_matches_reference(sm90.Sm90Config(prob.dtype, tile_m, tile_n, 3, 1, schedule, 1, kblocks),
+                                      prob, 100 + index)
 
 
 def test_resident_filter_grid_keeps_one_channel_block_per_cta():
@@ -318,13 +318,9 @@ SPLIT_K_PROBLEMS = [
 @pytest.mark.parametrize("index", range(len(SPLIT_K_PROBLEMS)))
 def test_split_k_walk_matches_reference(index):
     prob = SPLIT_K_PROBLEMS[index]
-    dy, w_krsc = random_inputs(prob, 200 + index)
     for tile_n, split_k in ((64, 2), (128, 2), (128, 4)):
-        config = sm90.Sm90Config(prob.dtype, 128, tile_n, 3, 1, split_k=split_k)
-        assert supports(config, prob) is None
-        dx = emulate(config, prob, dy, np.transpose(w_krsc, (1, 2, 3, 0)))
-        assert not np.isnan(dx).any()
-        np.testing.assert_allclose(dx, dgrad_reference(prob, dy, w_krsc), rtol=1e-10, atol=1e-10)
+        assert_walk_matches_reference(sm90.Sm90Config(prob.dtype, 128, tile_n, 3, 1, split_k=split_k), prob,
+                                      200 + index)
 
 
 def test_split_k_grid_is_whole_clusters():
@@ -446,11 +442,7 @@ TRANSPOSED_CASES = [
 def test_transposed_walk_matches_reference(index):
     prob, tile_m, tile_n, cluster = TRANSPOSED_CASES[index]
     config = sm90.Sm90Config(prob.dtype, tile_m, tile_n, 2, 1, cluster=cluster, transposed=True)
-    assert supports(config, prob) is None
-    dy, w_krsc = random_inputs(prob, 300 + index)
-    dx = emulate(config, prob, dy, np.transpose(w_krsc, (1, 2, 3, 0)))
-    assert not np.isnan(dx).any(), "some dx elements are written by no tile"
-    np.testing.assert_allclose(dx, dgrad_reference(prob, dy, w_krsc), rtol=1e-10, atol=1e-10)
+    assert_walk_matches_reference(config, prob, 300 + index)
 
 
 def test_transposed_tiles_walk_flat_pixels():
@@ -499,11 +491,7 @@ def test_share_dy_walk_matches_reference(index):
     prob, fields = SHARE_DY_CASES[index]
     config = sm90.Sm90Config(**{**dict(dtype=prob.dtype, stages=2, ctas_per_sm=1, cluster=2, share_dy=True),
                                 **fields})
-    assert supports(config, prob) is None
-    dy, w_krsc = random_inputs(prob, 400 + index)
-    dx = emulate(config, prob, dy, np.transpose(w_krsc, (1, 2, 3, 0)))
-    assert not np.isnan(dx).any(), "some dx elements are written by no tile"
-    np.testing.assert_allclose(dx, dgrad_reference(prob, dy, w_krsc), rtol=1e-10, atol=1e-10)
+    assert_walk_matches_reference(config, prob, 400 + index)
 
 
 def test_share_dy_units_and_limits():
