@@ -44,6 +44,9 @@ _EVICT_LAST_FILTER = (
     ("desc_b, &smem.full[stage], hint,", "desc_b, &smem.full[stage], hint_b,"),
     ("desc_b, &smem.b_full, hint,", "desc_b, &smem.b_full, hint_b,"),
     ("uint16_t((1 << kCluster) - 1), hint,", "uint16_t((1 << kCluster) - 1), hint_b,"))
+_NO_EPILOGUE = (("      if (!t.live) continue;", "      if (t.live || !t.live) continue;"),)
+_NO_MMA = (("cute::gemm(tiled_mma, tCrA(_, _, kb, stage), tCrB(_, _, kb, kResident ? it : stage), accum);",
+            "(void)kb;"),)
 VARIANTS = {
     "shipped": (),
     # The descriptors' release copy and acquire at CTA scope instead of GPU scope: each CTA builds and uses its
@@ -58,11 +61,14 @@ VARIANTS = {
     "evict_last_filter": _EVICT_LAST_FILTER,
     "evict_both": _EVICT_FIRST_DY + _EVICT_LAST_FILTER,
     # Ablations (their dx differs from the shipped kernel's by design): what a kernel costs without its epilogue
-    # (no staging, no stores, no dx traffic: more than an epilogue that overlaps the MMAs could save), and without its MMAs (the
-    # loads, barriers and epilogue alone: near the shipped time means the kernel waits on its loads).
-    "no_epilogue": (("      if (!t.live) continue;", "      if (t.live || !t.live) continue;"),),
-    "no_mma": (("cute::gemm(tiled_mma, tCrA(_, _, kb, stage), tCrB(_, _, kb, kResident ? it : stage), accum);",
-                "(void)kb;"),),
+    # (no staging, no stores, no dx traffic: more than an epilogue that overlaps the MMAs could save), and without
+    # its MMAs (the loads, barriers and epilogue alone: near the shipped time means the kernel waits on memory).
+    "no_epilogue": _NO_EPILOGUE,
+    "no_mma": _NO_MMA,
+    # The loads alone (no MMA, no epilogue), and the epilogue without its TMA stores (staged, never stored): with
+    # no_mma they split the time of a kernel's memory path into loads, staging and stores.
+    "loads_only": _NO_EPILOGUE + _NO_MMA,
+    "no_store": (("SM90_TMA_STORE_4D::copy(", "if (false) SM90_TMA_STORE_4D::copy("),),
 }
 
 # Layers whose time per launch is short enough for the start to matter: batch 8 (4-12 us) and the shortest

@@ -1,5 +1,6 @@
-"""The GPU check's geomean summary (bench/gpu_check.summary): grouped by dtype and batch, failed timings
-(strings) and missing peers left out of a ratio rather than counted."""
+"""The CPU side of the GPU tools in bench/: the GPU check's geomean summary (grouped by dtype and batch, failed
+timings (strings) and missing peers left out of a ratio rather than counted), merged partial checks, and the kernel
+variants' text edits."""
 
 import importlib.util
 import json
@@ -112,3 +113,19 @@ def test_result_is_written_whole_after_every_case(gpu_check, tmp_path):
     written = json.loads(path.read_text())
     assert written["complete"] is True and math.isclose(written["geomean_f16_n256"]["kernel_over_cudnn"], 1.0)
     assert [p.name for p in tmp_path.iterdir()] == ["gpu_check.json"]   # no temporary file left behind
+
+
+def test_every_kernel_variant_edits_the_kernel_source():
+    # bench/kernel_variants.py builds each variant by text edits of a shipped kernel's translation unit: an edit
+    # that no longer matches the header (after a change to it) fails here, not on the GPU machine.
+    from iree_cutlass.plugin.sm90 import Sm90Config, generate_source
+    kernel_variants = _load("kernel_variants")
+    configs = [Sm90Config("f16", 128, 256, 4, 1, store_slots=2, wg_stores=True),
+               Sm90Config("bf16", 192, 128, 4, 1, cluster=2, transposed=True, share_dy=True)]
+    for config in configs:
+        shipped = generate_source(config)
+        assert kernel_variants.variant_source(config, "shipped") == shipped
+        for variant in set(kernel_variants.VARIANTS) - {"shipped"}:
+            assert kernel_variants.variant_source(config, variant) != shipped, variant
+        with_probes = kernel_variants.variant_source(config, "shipped", probes=True)
+        assert all(f"{config.name}_{probe}(" in with_probes for probe in kernel_variants.PROBES)
