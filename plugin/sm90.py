@@ -57,7 +57,7 @@ class Sm90Config:
     cluster: int = 1   # CTAs per cluster along M sharing each filter tile through TMA multicast (1 or 2)
     resident_k: int = 0  # 0: the filter streams through the stage ring; N: a resident slab of N 64-wide K blocks
                          # (1x1 filters with K <= 64 N), loaded once per channel block; dy alone streams
-    store_slots: int = 0  # 0: the whole output tile is staged at once; E >= 2: a ring of E slots of tile_m x 64,
+    store_slots: int = 0  # 0: the whole output tile is staged at once; E >= 1: a ring of E slots of tile_m x 64,
                           # one 64-channel block staged and stored at a time (stores overlap the conversion)
     split_k: int = 1   # CTAs of a cluster splitting each tile's reduction, summed through distributed shared memory
     wg_stores: bool = False  # cooperative 128-row tiles with a store ring: each consumer warpgroup stages and
@@ -101,15 +101,15 @@ class Sm90Config:
         if self.resident_k < 0 or (self.resident_k and self.cluster != 1):
             raise ValueError(f"resident_k must be >= 0 and needs cluster 1, got {self.resident_k} "
                              f"with cluster {self.cluster}")
-        if self.store_slots == 1 or self.store_slots < 0:
-            raise ValueError(f"store_slots must be 0 (whole tile) or >= 2, got {self.store_slots}")
+        if self.store_slots < 0:
+            raise ValueError(f"store_slots must be 0 (whole tile) or >= 1, got {self.store_slots}")
         if self.split_k not in (1, 2, 4):
             raise ValueError(f"split_k must be 1, 2 or 4, got {self.split_k}")
         if self.split_k > 1 and (self.schedule != "cooperative" or self.cluster != 1 or self.resident_k
                                  or self.store_slots):
             raise ValueError("split-K kernels are cooperative, without an M cluster, a resident filter or a "
                              "store ring")
-        if self.wg_stores and (self.schedule != "cooperative" or self.tile_m != 128 or self.store_slots < 2
+        if self.wg_stores and (self.schedule != "cooperative" or self.tile_m != 128 or self.store_slots < 1
                                or self.split_k > 1):
             raise ValueError("warpgroup stores are for cooperative 128-row tiles with a store ring, without split-K")
         if self.ctas_per_sm == 2 and self.rows_per_warpgroup * self.tile_n > 64 * 64:
@@ -436,8 +436,9 @@ SPLIT_K = (2, 4)
 # 7x7 C = 512 layer) this way round.
 TRANSPOSED_SHAPES = ((128, 64), (256, 64), (384, 64), (512, 64), (128, 128), (192, 128), (256, 128))
 
-# Store rings measured beside whole-tile staging (store_slots 0): E slots of tile_m x 64, up to two tiles' worth.
-STORE_SLOTS = (2, 4, 8)
+# Store rings measured beside whole-tile staging (store_slots 0): E slots of tile_m x 64, up to two tiles' worth
+# (one slot leaves room for one more stage of the 256x128 tiles).
+STORE_SLOTS = (1, 2, 4, 8)
 
 
 def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90Config]:

@@ -336,9 +336,10 @@ __device__ __forceinline__ float4 load_peer(float const* local, uint32_t cta) {
 // rows of every block (its own storer thread, its own named barrier, a half-height dx box), so the two warpgroups
 // never wait for each other in the epilogue and can drift apart: one converts while the other multiplies.
 // kStoreSlots: 0 stages the whole output tile at once (the next tile's epilogue waits until its TMA store has
-// read all of it); E >= 2 stages it one 64-channel block at a time through a ring of E block-sized slots that
+// read all of it); E >= 1 stages it one 64-channel block at a time through a ring of E block-sized slots that
 // runs on across tiles, so a block waits only for the store issued E blocks earlier: stores keep flowing while
-// the tile is converted, and the ring can be smaller (more mainloop stages) or larger (two tiles in flight).
+// the tile is converted, and the ring can be smaller (more mainloop stages; one slot leaves a 256x128 tile four
+// stages, as cuDNN's kernel for the 1x1 1024<-512 layer has) or larger (two tiles in flight).
 template <class Element, int kTileM, int kTileN, int kStages, int kCtasPerSm, bool kPingpong, int kCluster,
           int kResidentK = 0, int kStoreSlots = 0, int kSplitK = 1, bool kWgStores = false, bool kTransposed = false,
           int kTileBuffers = 1, bool kShareDy = false>
@@ -352,11 +353,11 @@ struct DgradKernel {
   static_assert(kTileN % 64 == 0 && kTileN <= 256, "N tile is 64, 128, 192 or 256 channels");
   static_assert(sizeof(Element) == 2, "16-bit operands");
   static_assert(kResidentK == 0 || kCluster == 1, "a resident filter slab is not shared across a cluster");
-  static_assert(kStoreSlots == 0 || kStoreSlots >= 2, "a store ring has at least two slots");
+  static_assert(kStoreSlots >= 0, "a store ring has slots");
   static_assert(kSplitK == 1 || ((kSplitK == 2 || kSplitK == 4) && !kPingpong && kCluster == 1 && kResidentK == 0 &&
                                  kStoreSlots == 0),
                 "split-K is 2 or 4 CTAs, cooperative, without M clusters, resident filters or store rings");
-  static_assert(!kWgStores || (!kPingpong && kTileM == 128 && kStoreSlots >= 2 && kSplitK == 1),
+  static_assert(!kWgStores || (!kPingpong && kTileM == 128 && kStoreSlots >= 1 && kSplitK == 1),
                 "warpgroup stores are for cooperative 128-row tiles with a store ring");
   static_assert(!kTransposed || (!kPingpong && kResidentK == 0 && kStoreSlots == 0 && kSplitK == 1 &&
                                  (kTileN == 64 || kTileN == 128) && kTileM % 64 == 0),

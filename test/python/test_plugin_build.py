@@ -110,11 +110,12 @@ def test_build_f32_kernel(built_new_mainloops):
      "iree_cutlass_dgrad_sm90_bf16_192x128x64_s3_c1_m2_tr_b2"),
     (dict(tile_m=192, cluster=2, transposed=True, share_dy=True),
      "iree_cutlass_dgrad_sm90_bf16_192x128x64_s4_c1_n2_tr"),
+    (dict(tile_m=256, cluster=2, share_dy=True, store_slots=1), "iree_cutlass_dgrad_sm90_bf16_256x128x64_s4_c1_n2_e1"),
 ])
 def test_build_sm90_kernel_variants(cache_dir, fields, entry):
     # Compiling checks the kernel's static_asserts: the shared-memory formula with the filter slab, the store
     # ring, the split-K partial tile or two transposed staging tiles in it, and the template's own limits (a
-    # transposed tile in a filter-sharing cluster and in a dy-sharing one among them).
+    # transposed tile in a filter-sharing cluster and in a dy-sharing one, a one-slot store ring, among them).
     from iree_cutlass.plugin.sm90 import Sm90Config
     _nvcc_or_fail()
     config = Sm90Config(**{"dtype": "bf16", "tile_m": 128, "tile_n": 128, "stages": 4, "ctas_per_sm": 1, **fields})

@@ -343,7 +343,9 @@ def test_split_k_and_store_ring_limits():
     with pytest.raises(ValueError, match="split-K kernels are cooperative"):
         sm90.Sm90Config("f16", 128, 128, 3, 1, store_slots=2, split_k=2)
     with pytest.raises(ValueError, match="store_slots"):
-        sm90.Sm90Config("f16", 128, 128, 3, 1, store_slots=1)
+        sm90.Sm90Config("f16", 128, 128, 3, 1, store_slots=-1)
+    # One slot leaves a 256x128 tile four stages (cuDNN's shape on the 1x1 1024<-512 layer), two only three.
+    assert sm90.max_stages(256, 128, 1, store_slots=1) == 4 == sm90.max_stages(256, 128, 1, store_slots=2) + 1
     # The f32 partial tile is in the shared-memory formula: 128x256 leaves no room for two stages.
     assert sm90.max_stages(128, 256, 1, split_k=2) == 0
     assert sm90.max_stages(128, 128, 1, split_k=2) == 3
