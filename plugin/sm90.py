@@ -54,7 +54,8 @@ class Sm90Config:
     stages: int        # TMA pipeline depth
     ctas_per_sm: int   # 1 (setmaxnreg gives consumers 224 registers) or 2 (80 each; hide each other's epilogue)
     schedule: str = "cooperative"  # both consumer warpgroups on each tile, or one each, taking turns
-    cluster: int = 1   # CTAs per cluster along M sharing each filter tile through TMA multicast (1 or 2)
+    cluster: int = 1   # CTAs per cluster sharing an operand tile through TMA multicast (1 or 2): along M the
+                       # filter tile, along the channels (share_dy) the dy tile
     resident_k: int = 0  # 0: the filter streams through the stage ring; N: a resident slab of N 64-wide K blocks
                          # (1x1 filters with K <= 64 N), loaded once per channel block; dy alone streams
     store_slots: int = 0  # 0: the whole output tile is staged at once; E >= 1: a ring of E slots of tile_m x 64,
