@@ -344,6 +344,11 @@ def check_dgrad(case: dict, bundle: pathlib.Path, rng, torch, args) -> dict:
     return row
 
 
+def per_dgrad(total: float | str, copies: int) -> float | str:
+    """An amortized module's time per dgrad (it runs `copies` of them a call), or its failure as it was."""
+    return total / copies if isinstance(total, float) else total
+
+
 def iree_timings(row: dict, case: dict, bundle: pathlib.Path, inputs, dy, w, args, files: InputFiles) -> None:
     """IREE's per-call times of the case's modules (ours, amortized, the variants asked for, stock IREE), every
     module's inputs saved once for all of them."""
@@ -354,7 +359,7 @@ def iree_timings(row: dict, case: dict, bundle: pathlib.Path, inputs, dy, w, arg
     if many.exists():
         total = iree_benchmark_ms(many, [inputs[0]] * case["amortized_copies"] + [inputs[1]], args.iree_flags,
                                   files=files)
-        row["iree_amortized_ms"] = total / case["amortized_copies"] if isinstance(total, float) else total
+        row["iree_amortized_ms"] = per_dgrad(total, case["amortized_copies"])
     for variant in [v for v in case.get("variants", {}) if v in args.iree_variants]:
         flags = VARIANT_RUNTIME_FLAGS[variant]
         row[f"iree_{variant}_ms"] = iree_benchmark_ms(bundle / "vmfb" / f"{case['tag']}.ours.{variant}.vmfb",
@@ -363,8 +368,7 @@ def iree_timings(row: dict, case: dict, bundle: pathlib.Path, inputs, dy, w, arg
         if many.exists():
             total = iree_benchmark_ms(many, module_inputs(case, variant, [dy] * case["amortized_copies"], w),
                                       flags, files=files)
-            row[f"iree_{variant}_amortized_ms"] = \
-                total / case["amortized_copies"] if isinstance(total, float) else total
+            row[f"iree_{variant}_amortized_ms"] = per_dgrad(total, case["amortized_copies"])
     for target, stock in case.get("stock", {}).items():
         if args.stock_targets and target not in args.stock_targets:
             continue

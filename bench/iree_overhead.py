@@ -16,7 +16,8 @@ import sys
 import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from gpu_check import VARIANT_RUNTIME_FLAGS, iree_benchmark_ms, layer_inputs, module_inputs, xla_ms  # noqa: E402
+from gpu_check import (VARIANT_RUNTIME_FLAGS, iree_benchmark_ms, layer_inputs, module_inputs, per_dgrad,  # noqa: E402
+                       xla_ms)
 
 # name: (runtime flags, vmfb variant, environment). A variant names vmfb/TAG.ours.VARIANT.vmfb (and
 # TAG.ours_x16.VARIANT.vmfb): the same module compiled with other flags ("oneshot": one-shot command buffers,
@@ -71,7 +72,7 @@ def main() -> int:
             if copies and many.exists():
                 # Time per dgrad of one invocation running `copies` independent dgrads.
                 total = iree_benchmark_ms(many, module_inputs(cases[tag], variant, [dy] * copies, w), flags, env)
-                row[f"iree_{name}_amortized_ms"] = total / copies if isinstance(total, float) else total
+                row[f"iree_{name}_amortized_ms"] = per_dgrad(total, copies)
         rows.append(row)
         print(json.dumps(row), flush=True)
         args.out.write_text(json.dumps({"rows": rows}, indent=1))
