@@ -59,7 +59,8 @@ class Sm90Config:
     resident_k: int = 0  # 0: the filter streams through the stage ring; N: a resident slab of N 64-wide K blocks
                          # (1x1 filters with K <= 64 N), loaded once per channel block; dy alone streams
     store_slots: int = 0  # 0: the whole output tile is staged at once; E >= 1: a ring of E slots of tile_m x 64,
-                          # one 64-channel block staged and stored at a time (stores overlap the conversion)
+                          # one 64-channel block staged and stored at a time (stores overlap the conversion);
+                          # transposed 128-channel tiles: one warpgroup's 64 channels a block
     split_k: int = 1   # CTAs of a cluster splitting each tile's reduction, summed through distributed shared memory
     wg_stores: bool = False  # cooperative 128-row tiles with a store ring: each consumer warpgroup stages and
                              # stores its own 64 rows (own barrier, own storer), so neither waits for the other
@@ -79,10 +80,12 @@ class Sm90Config:
         allowed_m = (128, 256) if self.schedule == "cooperative" else (64, 128)
         if self.transposed:
             allowed_m = TRANSPOSED_TILE_M
-            if (self.schedule != "cooperative" or self.resident_k or self.store_slots or self.split_k > 1
-                    or self.ctas_per_sm != 1 or self.tile_n not in (64, 128)):
-                raise ValueError("transposed tiles are cooperative, one CTA per SM, 64 or 128 channels, with "
-                                 "whole-tile staging and no resident filter or split-K")
+            if (self.schedule != "cooperative" or self.resident_k or self.split_k > 1 or self.ctas_per_sm != 1
+                    or self.tile_n not in (64, 128)
+                    or (self.store_slots and (self.tile_n != 128 or self.tile_buffers != 1))):
+                raise ValueError("transposed tiles are cooperative, one CTA per SM, 64 or 128 channels, without a "
+                                 "resident filter or split-K; a store ring only with 128 channels and one staging "
+                                 "tile")
         if self.tile_buffers not in (1, 2) or (self.tile_buffers == 2 and not self.transposed):
             raise ValueError(f"tile_buffers must be 1, or 2 for transposed tiles, got {self.tile_buffers}")
         if self.tile_m not in allowed_m:
@@ -432,9 +435,9 @@ RESIDENT_SHAPES = (
 SPLIT_K_SHAPES = ((128, 64), (128, 128), (128, 256))
 SPLIT_K = (2, 4)
 
-# (tile_m pixels, tile_n channels) of the transposed candidates (whole-tile staging), each alone and in a 2-CTA
-# cluster sharing the filter tile: cuDNN's own Hopper 1x1 dgrad kernels run 64 x 512 (C = 64) and 128 x 192 (the
-# 7x7 C = 512 layer) this way round.
+# (tile_m pixels, tile_n channels) of the transposed candidates, each alone and in a 2-CTA cluster sharing the
+# filter tile: cuDNN's own Hopper 1x1 dgrad kernels run 64 x 512 (C = 64) and 128 x 192 (the 7x7 C = 512 layer,
+# five stages) this way round.
 TRANSPOSED_SHAPES = ((128, 64), (256, 64), (384, 64), (512, 64), (128, 128), (192, 128), (256, 128))
 
 # Store rings measured beside whole-tile staging (store_slots 0): E slots of tile_m x 64, up to two tiles' worth
@@ -468,12 +471,19 @@ def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90
                     configs.append(Sm90Config(problem.dtype, tile_m, tile_n, stages, ctas, schedule, cluster,
                                               resident_k, store_slots, wg_stores=True))
     for tile_m, tile_n in TRANSPOSED_SHAPES:
-        for tile_buffers in (1, 2):
-            stages = max_stages(tile_m, tile_n, 1, problem.dtype, transposed=True, tile_buffers=tile_buffers)
+        # Whole-tile staging in one or two buffers, and for 128 channels a one-slot ring where it buys a stage.
+        stagings = [(1, 0), (2, 0)]
+        if tile_n == 128:
+            stagings.append((1, 1))
+        for tile_buffers, store_slots in stagings:
+            stages = max_stages(tile_m, tile_n, 1, problem.dtype, transposed=True, tile_buffers=tile_buffers,
+                                store_slots=store_slots)
+            if store_slots and stages <= max_stages(tile_m, tile_n, 1, problem.dtype, transposed=True):
+                continue
             if stages >= 2:
                 for cluster in (1, 2):
                     configs.append(Sm90Config(problem.dtype, tile_m, tile_n, stages, 1, cluster=cluster,
-                                              transposed=True, tile_buffers=tile_buffers))
+                                              transposed=True, tile_buffers=tile_buffers, store_slots=store_slots))
     # Every 2-CTA cluster also along the channels, sharing dy instead of the filter.
     configs += [dataclasses.replace(c, share_dy=True) for c in configs if c.cluster == 2]
     for tile_m, tile_n in SPLIT_K_SHAPES if split_k else ():

@@ -46,12 +46,14 @@
 //   memory and signals every peer; the CTA of rank b % kSplitK adds the peers' partials of 64-channel block b
 //   to its own registers and stores that block. No workspace, no zero-filled counters, one kernel.
 //
-// - Transposed tiles (kTransposed, cooperative, whole-tile staging): the same loads, with the MMA's operands
+// - Transposed tiles (kTransposed, cooperative): the same loads, with the MMA's operands
 //   swapped, so it computes dx^T: the filter tile (64 or 128 channels) is wgmma's M and the dy tile's pixels its
 //   N, which can be any multiple of 8 up to 256 a warpgroup (tile_m 128 to 512). The accumulator is written into
 //   the usual (pixels x 64 channels) staging blocks with transposing stmatrix. The host walks a 1x1 unit-stride
 //   problem as flat pixels (sm90.py `kernel_problem`), so tiles of 192 or 384 pixels waste nothing. With
 //   kTileBuffers 2 consecutive tiles stage into two buffers, so one tile's stores drain while the next is staged.
+//   With 128 channels a store ring (kStoreSlots) takes one warpgroup's 64 channels a block: one slot halves the
+//   staging, which buys a 192x128 tile a fifth stage (cuDNN's kernel for the 7x7 C = 512 layer has five).
 //
 // IREE's HAL cannot build TMA descriptors on the host at dispatch time, so each CTA builds its descriptors (dy,
 // the filter, and dx once per phase) on the device: zeroed, every field set with tensormap.replace, copied to
@@ -359,10 +361,10 @@ struct DgradKernel {
                 "split-K is 2 or 4 CTAs, cooperative, without M clusters, resident filters or store rings");
   static_assert(!kWgStores || (!kPingpong && kTileM == 128 && kStoreSlots >= 1 && kSplitK == 1),
                 "warpgroup stores are for cooperative 128-row tiles with a store ring");
-  static_assert(!kTransposed || (!kPingpong && kResidentK == 0 && kStoreSlots == 0 && kSplitK == 1 &&
-                                 (kTileN == 64 || kTileN == 128) && kTileM % 64 == 0),
-                "transposed tiles are cooperative, 64 or 128 channels, whole-tile staging, no resident filter or "
-                "split-K");
+  static_assert(!kTransposed || (!kPingpong && kResidentK == 0 && kSplitK == 1 && (kTileN == 64 || kTileN == 128) &&
+                                 kTileM % 64 == 0 && (kStoreSlots == 0 || (kTileN == 128 && kTileBuffers == 1))),
+                "transposed tiles are cooperative, 64 or 128 channels, no resident filter or split-K; a store ring "
+                "only with 128 channels and one staging tile");
   static_assert(kTileBuffers == 1 || (kTileBuffers == 2 && kTransposed), "two staging tiles are for transposed tiles");
   static constexpr int kClusterCtas = kCluster * kSplitK;   // CTAs of one cluster (__cluster_dims__)
   static constexpr bool kResident = kResidentK > 0;
@@ -824,7 +826,12 @@ struct DgradKernel {
       if (storer) tma_store_wait<kStoreSlots - 1>();  // the store issued kStoreSlots blocks ago has read its slot
       block_sync(wg);
       Element* slot_base = ring + store_slot * kBlockElements;
-      stage_block(accum, block, slot_base, mma_thread);
+      if constexpr (kTransposed) {
+        // Block b is warpgroup b's 64 channels: it stages them while the other warpgroup waits.
+        if (wg == block) stage_transposed_block(accum, slot_base, mma_thread % 128);
+      } else {
+        stage_block(accum, block, slot_base, mma_thread);
+      }
       cutlass::arch::fence_view_async_shared();
       block_sync(wg);
       if (storer) {
@@ -987,23 +994,56 @@ struct DgradKernel {
     copy(tiled_store, thr_store.retile_S(converted), tSsD);
   }
 
-  // Transposed: converts the whole (channels x pixels) accumulator and writes it with transposing stmatrix into
-  // the staging tile, seen as (channels, pixels) over its (pixels, channels) layout: pixel rows of 64 channels
-  // in the 128-byte swizzle, as the dx TMA store reads them.
+  // Transposed staging. The whole (channels x pixels) accumulator is converted and written with transposing
+  // stmatrix into the staging tile, seen as (channels, pixels) over its (pixels, channels) layout: pixel rows of
+  // 64 channels in the 128-byte swizzle, as the dx TMA store reads them. With a store ring (128 channels) each
+  // warpgroup writes its own 64 channels, one ring slot (a kTileM x 64 block) seen the same way; a single-
+  // warpgroup MMA of 64 channels gives its thread the same fragment. The stores and views are host-callable so
+  // that a CPU test can check that both put every value where the other does (test_plugin_build.py).
+  using WarpgroupTransposedMma = decltype(make_tiled_mma(
+      decltype(SM90::GMMA::ss_op_selector<Element, Element, float,
+                                          Shape<_64, Int<kTransposed ? kTransposedN : 64>, Int<kTileK>>,
+                                          GMMA::Major::K, GMMA::Major::K>()){},
+      Layout<Shape<_1, _1, _1>>{}));
+  using TransposedTileStore = decltype(make_tiled_copy_C(Copy_Atom<SM90_U16x8_STSM_T, Element>{},
+                                                         TransposedTiledMma{}));
+  using TransposedBlockStore = decltype(make_tiled_copy_C(Copy_Atom<SM90_U16x8_STSM_T, Element>{},
+                                                          WarpgroupTransposedMma{}));
+  static CUTE_HOST_DEVICE auto transposed_tile_view() {
+    return composition(SmemLayoutD{}, make_layout(make_shape(Int<kTileN>{}, Int<kTileM>{}),
+                                                  make_stride(Int<kTileM>{}, _1{})));
+  }
+  static CUTE_HOST_DEVICE auto transposed_block_view() {
+    return composition(SmemLayoutBlock{}, make_layout(make_shape(Int<kTileK>{}, Int<kTileM>{}),
+                                                      make_stride(Int<kTileM>{}, _1{})));
+  }
+
   template <class Accum>
   static __device__ __forceinline__ void stage_transposed(Accum const& accum, Element* staging, int mma_thread) {
-    auto transposed = composition(SmemLayoutD{}, make_layout(make_shape(Int<kTileN>{}, Int<kTileM>{}),
-                                                             make_stride(Int<kTileM>{}, _1{})));
-    Tensor sDT = make_tensor(make_smem_ptr(staging), transposed);
-    auto tiled_store = make_tiled_copy_C(Copy_Atom<SM90_U16x8_STSM_T, Element>{}, TransposedTiledMma{});
-    auto thr_store = tiled_store.get_slice(mma_thread);
-    Tensor tSsD = thr_store.partition_D(sDT);
+    auto thr_store = TransposedTileStore{}.get_slice(mma_thread);
+    Tensor tSsD = thr_store.partition_D(make_tensor(make_smem_ptr(staging), transposed_tile_view()));
+    copy(TransposedTileStore{}, thr_store.retile_S(converted_fragment(accum)), tSsD);
+  }
+
+  template <class Accum>
+  static __device__ __forceinline__ void stage_transposed_block(Accum const& accum, Element* slot, int wg_thread) {
+    static_assert(kTileN == 128 && size(Accum{}) == size(decltype(partition_fragment_C(
+                      WarpgroupTransposedMma{}, Shape<_64, Int<kTileM>>{})){}),
+                  "a warpgroup's transposed accumulator is one 64-channel block");
+    auto thr_store = TransposedBlockStore{}.get_slice(wg_thread);
+    Tensor tSsD = thr_store.partition_D(make_tensor(make_smem_ptr(slot), transposed_block_view()));
+    copy(TransposedBlockStore{}, thr_store.retile_S(converted_fragment(accum)), tSsD);
+  }
+
+  // The accumulator converted to 16-bit elements, value for value.
+  template <class Accum>
+  static __device__ __forceinline__ auto converted_fragment(Accum const& accum) {
     Tensor converted = make_fragment_like<Element>(accum);
     CUTE_UNROLL
     for (int v = 0; v < size(accum); v += 2) {
       *reinterpret_cast<uint32_t*>(&converted(v)) = pack_pair(accum(v), accum(v + 1));
     }
-    copy(tiled_store, thr_store.retile_S(converted), tSsD);
+    return converted;
   }
 
   static __device__ __forceinline__ void release_slab(SharedStorage& smem, int lane) {

@@ -462,10 +462,22 @@ def test_transposed_tiles_walk_flat_pixels():
     assert sm90.kernel_problem(wide, prob) == DgradProblem(49, 1, 256, 512, 2048, 1, 1, 1, 256, 0, 0, 1, 1, "f16")
     assert sm90.kernel_problem(sm90.Sm90Config("f16", 128, 256, 4, 1), prob) == prob
     assert {c.name for c in sm90.candidate_configs(prob) if c.transposed} >= {config.name, wide.name}
+    # A one-slot store ring buys the 192x128 tile a fifth stage (cuDNN's kernel on this layer has five): offered
+    # alone and in both clusters; 128x128 tiles gain no stage from it and are not offered one.
+    ring = sm90.Sm90Config("f16", 192, 128, 5, 1, transposed=True, store_slots=1)
+    assert ring.name == "iree_cutlass_dgrad_sm90_f16_192x128x64_s5_c1_e1_tr" and sm90.supports(ring, prob) is None
+    assert not sm90.fits(dataclasses.replace(ring, stages=6))
+    names = {c.name for c in sm90.candidate_configs(prob)}
+    assert {ring.name, "iree_cutlass_dgrad_sm90_f16_192x128x64_s5_c1_m2_e1_tr",
+            "iree_cutlass_dgrad_sm90_f16_192x128x64_s5_c1_n2_e1_tr"} <= names
+    assert not any(name.startswith("iree_cutlass_dgrad_sm90_f16_128x128x64_") and name.endswith("_e1_tr")
+                   for name in names)
 
 
 @pytest.mark.parametrize("bad, match", [(dict(schedule="pingpong"), "transposed"), (dict(resident_k=2), "transposed"),
-                                        (dict(store_slots=2), "transposed"), (dict(tile_n=256), "transposed"),
+                                        (dict(store_slots=2, tile_n=64), "transposed"),
+                                        (dict(store_slots=1, tile_buffers=2), "transposed"),
+                                        (dict(tile_n=256), "transposed"),
                                         (dict(tile_m=320), "tile_m"), (dict(tile_m=512, tile_n=128), "registers")])
 def test_transposed_limits(bad, match):
     fields = {**dict(dtype="f16", tile_m=192, tile_n=128, stages=2, ctas_per_sm=1, transposed=True), **bad}
