@@ -3,9 +3,9 @@
     python3 bench/kernel_variants.py build --out out/variants [--tags ...] [--variants ...] [--probes]  # here
     python3 bench/kernel_variants.py measure --plan out/variants --out $OUT/variants.json               # GPU
 
-For each layer tag, the kernel the tuning table ships is compiled once per variant: its translation unit with the
-variant's text edits (VARIANTS), so an idea is measured against the shipped kernel in one run before it is made
-a real option. With --probes, each unit also gets probe entry points (same shared storage, launch bounds,
+For each layer tag, the kernel the tuning table ships (or, as TAG=ENTRY, another of the layer's candidates) is
+compiled once per variant: its translation unit with the variant's text edits (VARIANTS), so an idea is measured
+against the unedited kernel ("shipped") in one run before it is made a real option. With --probes, each unit also gets probe entry points (same shared storage, launch bounds,
 cluster shape and grid) that stop at one step of `DgradKernel::run`'s prologue:
 - empty: returns at once (the launch of this grid and shared memory, nothing else);
 - barriers: thread 0 initializes a barrier, then the CTA (and cluster) synchronizes;
@@ -226,18 +226,31 @@ def build(args) -> int:
     from iree_cutlass.plugin.select import select_kernel
     from iree_cutlass.workloads import dgrad_problem, resnet50_layers
 
+    from iree_cutlass.plugin.select import candidate_configs
+
     layers = {layer.tag: layer for layer in resnet50_layers()}
-    unknown = [t for t in args.tags if t not in layers] + [v for v in args.variants if v not in VARIANTS]
+    picks = [item.partition("=")[::2] for item in args.tags]    # (tag, entry or "" for the shipped kernel)
+    unknown = [t for t, _ in picks if t not in layers] + [v for v in args.variants if v not in VARIANTS]
     if unknown:
         print(f"error: unknown tags or variants {unknown}", file=sys.stderr)
         return 2
+    configs = []
+    for tag, entry in picks:
+        problem = dgrad_problem(layers[tag])
+        if not entry:
+            configs.append(select_kernel(problem, arch="sm_90"))
+            continue
+        config = next((c for c in candidate_configs(problem, "sm_90") if c.name == entry), None)
+        if config is None:
+            print(f"error: {entry} is not a candidate for {tag}", file=sys.stderr)
+            return 2
+        configs.append(config)
     variants = ["shipped"] + [v for v in args.variants if v != "shipped"]
     args.out.mkdir(parents=True, exist_ok=True)
     cases, jobs = [], []
     suffix = "-probes" if args.probes else ""
-    for tag in args.tags:
+    for (tag, _), config in zip(picks, configs):
         problem = dgrad_problem(layers[tag])
-        config = select_kernel(problem, arch="sm_90")
         fatbins = {v: f"{config.name}-{v}{suffix}.fatbin" for v in variants}
         jobs += [(config, v, args.out / name) for v, name in fatbins.items() if not (args.out / name).exists()]
         cases.append({"tag": tag, "problem": problem.__dict__, "record": launch_record(config, problem),
@@ -333,7 +346,8 @@ def main() -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     p_build = sub.add_parser("build")
     p_build.add_argument("--out", type=pathlib.Path, required=True)
-    p_build.add_argument("--tags", nargs="+", default=list(DEFAULT_TAGS), help="ResNet-50 layer tags")
+    p_build.add_argument("--tags", nargs="+", default=list(DEFAULT_TAGS),
+                         help="ResNet-50 layer tags (the shipped kernel), or TAG=ENTRY for another candidate")
     p_build.add_argument("--variants", nargs="+", default=list(VARIANTS), help="VARIANTS keys (shipped always)")
     p_build.add_argument("--probes", action="store_true", help="append the prologue probes")
     p_build.add_argument("--jobs", type=int, default=2, help="nvcc processes at once")
