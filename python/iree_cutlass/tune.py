@@ -203,11 +203,22 @@ def table(args) -> int:
     path = args.out or TUNING_DIR / f"{args.card}.json"
     existing = json.loads(path.read_text()) if path.is_file() else {}
     entries = dict(existing.get("entries", {}))
+    changed = kept = 0
     for row in results["problems"]:
         valid = sorted((c for c in row["candidates"] if c.get("valid") and "variant" not in c
                         and not any(part in c["entry"] for part in args.skip)), key=lambda c: c["ms"])
         if not valid:
             continue
+        current = entries.get(row["key"], {}).get("config")
+        same_run = next((c for c in valid if c["config"] == current), None)
+        if same_run is not None and valid[0] is not same_run:
+            # The table's kernel was measured in this run too: it stays unless beaten by more than the margin.
+            if valid[0]["ms"] > same_run["ms"] * (1 - args.min_gain):
+                kept += 1
+                continue
+            changed += 1
+            _say(f"{row['key']}: {same_run['entry']} {same_run['ms']:.4f} -> {valid[0]['entry']} "
+                 f"{valid[0]['ms']:.4f} ms")
         entries[row["key"]] = {"config": valid[0]["config"], "ms": round(valid[0]["ms"], 5),
                                "runner_up_ms": round(valid[1]["ms"], 5) if len(valid) > 1 else None,
                                "candidates": len(row["candidates"]), "valid": len(valid),
@@ -220,7 +231,8 @@ def table(args) -> int:
                 "entries": dict(sorted(entries.items()))}
     from iree_cutlass.cli.common import write_atomically
     write_atomically(path, (json.dumps(document, indent=1) + "\n").encode())
-    _say(f"wrote {len(entries)} entries to {path}")
+    _say(f"wrote {len(entries)} entries to {path} ({changed} measured kernels replaced, {kept} kept within "
+         f"--min-gain {args.min_gain})")
     return 0
 
 
@@ -266,6 +278,9 @@ def main(argv: list[str] | None = None) -> int:
     p_table.add_argument("--out", type=pathlib.Path, default=None)
     p_table.add_argument("--skip", nargs="+", default=[], metavar="SUBSTRING",
                          help="never choose candidates whose entry point contains any of these")
+    p_table.add_argument("--min-gain", type=float, default=0.0, metavar="FRACTION",
+                         help="keep a problem's current kernel, where this run measured it too, unless the "
+                              "fastest beats it by more than this fraction (e.g. 0.01: the run's noise)")
     args = parser.parse_args(argv)
     started = time.perf_counter()
     code = {"build": build, "measure": measure, "table": table}[args.command](args)

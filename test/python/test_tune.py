@@ -69,3 +69,22 @@ def test_table_records_how_each_entry_was_timed(tmp_path):
     entries = json.loads(out.read_text())["entries"]
     assert entries[problems[0].key()]["timing"] == "graph"
     assert entries[problems[1].key()]["timing"] == "loop"    # results written before --graph existed
+
+
+def test_table_min_gain_keeps_the_current_kernel_within_the_margin(tmp_path):
+    # A tuning run of new candidates beside the shipped kernel: a winner within the run's noise does not
+    # replace the table's kernel; one that beats it by more than --min-gain does.
+    problem = dgrad_problem(resnet50_layers((8,), ("f16",))[5])
+    out = tmp_path / "h200.json"
+    results, configs = _results(problem, [0.30, 0.25])
+    (tmp_path / "first.json").write_text(json.dumps(results))
+    assert tune.main(["table", "--results", str(tmp_path / "first.json"), "--out", str(out)]) == 0
+    current = config_from_dict(json.loads(out.read_text())["entries"][problem.key()]["config"])
+    assert current == configs[1]
+    for timings, expected in (([0.248, 0.25], configs[1]), ([0.24, 0.25], configs[0])):
+        results, _ = _results(problem, timings)
+        (tmp_path / "next.json").write_text(json.dumps(results))
+        assert tune.main(["table", "--results", str(tmp_path / "next.json"), "--out", str(out),
+                          "--min-gain", "0.02"]) == 0
+        entry = json.loads(out.read_text())["entries"][problem.key()]
+        assert config_from_dict(entry["config"]) == expected, timings
