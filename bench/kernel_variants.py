@@ -69,6 +69,12 @@ VARIANTS = {
     # no_mma they split the time of a kernel's memory path into loads, staging and stores.
     "loads_only": _NO_EPILOGUE + _NO_MMA,
     "no_store": (("SM90_TMA_STORE_4D::copy(", "if (false) SM90_TMA_STORE_4D::copy("),),
+    # Each descriptor prefetched into the TMA unit's cache right after its acquire (CUTLASS's kernels prefetch
+    # theirs at entry), so that the first load and the first store do not fetch it from memory.
+    "prefetch_desc": (('wait_group.read 0;" ::: "memory");\n}\n\n// Split-K',
+                       'wait_group.read 0;" ::: "memory");\n'
+                       '  asm volatile("prefetch.tensormap [%0];" :: "l"(reinterpret_cast<uint64_t>(gmem_desc)) : "memory");'
+                       '\n}\n\n// Split-K'),),
     # Clusters: a stage released to each CTA once a warpgroup (its warp d signals CTA d, after its own wait for
     # the MMAs, as CUTLASS's multicast pipeline signals) instead of once a warp: 4 arrivals a stage, not 16.
     "wg_release": (
