@@ -342,9 +342,12 @@ __device__ __forceinline__ float4 load_peer(float const* local, uint32_t cta) {
 // runs on across tiles, so a block waits only for the store issued E blocks earlier: stores keep flowing while
 // the tile is converted, and the ring can be smaller (more mainloop stages; one slot leaves a 256x128 tile four
 // stages, as cuDNN's kernel for the 1x1 1024<-512 layer has) or larger (two tiles in flight).
+// kThreadStores: the staged blocks leave shared memory through the consumer threads (16-byte loads from shared
+// memory, 16-byte global stores, edges clipped by each thread) instead of TMA stores. A TMA store shares the SM's
+// TMA unit with the producer's loads, so it may wait behind them, and the staging slot with it.
 template <class Element, int kTileM, int kTileN, int kStages, int kCtasPerSm, bool kPingpong, int kCluster,
           int kResidentK = 0, int kStoreSlots = 0, int kSplitK = 1, bool kWgStores = false, bool kTransposed = false,
-          int kTileBuffers = 1, bool kShareDy = false>
+          int kTileBuffers = 1, bool kShareDy = false, bool kThreadStores = false>
 struct DgradKernel {
   static_assert(kCtasPerSm == 1 || kCtasPerSm == 2, "one or two CTAs per SM");
   static_assert(kCluster == 1 || kCluster == 2, "clusters of one or two CTAs, along M or (kShareDy) channels");
@@ -366,6 +369,7 @@ struct DgradKernel {
                 "transposed tiles are cooperative, 64 or 128 channels, no resident filter or split-K; a store ring "
                 "only with 128 channels and one staging tile");
   static_assert(kTileBuffers == 1 || (kTileBuffers == 2 && kTransposed), "two staging tiles are for transposed tiles");
+  static_assert(!kThreadStores || kSplitK == 1, "thread stores are not for split-K kernels");
   static constexpr int kClusterCtas = kCluster * kSplitK;   // CTAs of one cluster (__cluster_dims__)
   static constexpr bool kResident = kResidentK > 0;
   static constexpr int kBBlocks = kResident ? kResidentK : kStages;  // B buffers: K blocks or ring stages
@@ -493,7 +497,7 @@ struct DgradKernel {
       if (warp > 0 && walk.zero_fill) zero_fill_phases(dx, shape, thread - 32, 96);
     } else {
       if constexpr (kCtasPerSm == 1) cutlass::arch::warpgroup_reg_alloc<224>();
-      consume(smem, walk, slot, thread - 128);
+      consume(smem, walk, slot, dx, thread - 128);
     }
     if constexpr (kClusterCtas > 1) {
       // No CTA leaves while its peer may still arrive on its barriers (or, split-K, read its partial).
@@ -657,7 +661,8 @@ struct DgradKernel {
     }
   }
 
-  static __device__ void consume(SharedStorage& smem, TileWalk const& walk, uint8_t const* slot, int thread) {
+  static __device__ void consume(SharedStorage& smem, TileWalk const& walk, uint8_t const* slot, Element* dx,
+                                 int thread) {
     int const wg = thread / 128;                      // consumer warpgroup 0 or 1
     int const mma_thread = kPingpong ? thread % 128 : thread;
     ConsumerMma tiled_mma;
@@ -673,10 +678,14 @@ struct DgradKernel {
                                                          Int<kTransposed ? kTileM : kTileN>>{});
 
     // One thread per tile owner issues the dx stores; it acquires the phases' descriptors once.
-    bool const storer = kWgStores ? thread % 128 == 0 : mma_thread == 0;
+    bool const storer = !kThreadStores && (kWgStores ? thread % 128 == 0 : mma_thread == 0);
     if (storer) {
       for (int phase = 0; phase < walk.phases; ++phase) acquire_tensormap(slot + (2 + phase) * kDescBytes);
     }
+
+    // Thread stores: the tile rows this thread copies out, as box offsets (the same for every block and tile).
+    ThreadRows const rows = ThreadRows::make(walk.d, kWgStores ? thread % 128 : mma_thread,
+                                             kWgStores ? wg * kTileM / 2 : 0);
 
     int const lane = thread % 32;
     int const rank = kCluster > 1 ? int(cute::block_rank_in_cluster()) : 0;
@@ -763,7 +772,7 @@ struct DgradKernel {
       if (!t.live) continue;
       if constexpr (kStoreSlots > 0) {
         store_blocks(accum, mma_thread, staging, store_slot, storer, wg,
-                     slot + (2 + t.ph * walk.d.stride_w + t.pw) * kDescBytes, t, walk.d);
+                     slot + (2 + t.ph * walk.d.stride_w + t.pw) * kDescBytes, t, walk.d, rows, dx);
         continue;
       }
       if constexpr (kSplitK > 1) {
@@ -791,6 +800,12 @@ struct DgradKernel {
       }
       cutlass::arch::fence_view_async_shared();  // make the stores visible to the TMA (async proxy)
       tile_sync(wg);
+      if constexpr (kThreadStores) {
+        CUTE_UNROLL
+        for (int block = 0; block < kTileN / kTileK; ++block) {
+          rows.copy_out(staging + block * kTileM * kTileK, t, walk.d, t.c0 + block * kTileK, dx);
+        }
+      }
       if (storer) {
         void const* desc_d = slot + (2 + t.ph * walk.d.stride_w + t.pw) * kDescBytes;
         CUTE_UNROLL
@@ -806,12 +821,62 @@ struct DgradKernel {
     }
   }
 
+  // Thread stores: the threads sharing a staged block (the tile's owners, or with warpgroup stores one warpgroup)
+  // copy it out in 16-byte chunks, thread g taking chunk g % 8 of rows g / 8, g / 8 + kGroup / 8, ...: a warp
+  // writes four rows of 128 contiguous bytes at a time. The rows' box offsets are decoded once per kernel and
+  // kept packed (n, h, w of at most 256 each, 9 bits apiece). Host-callable for the CPU test of the copy.
+  static constexpr int kCopyThreads = (kPingpong || kWgStores) ? 128 : 256;
+  static constexpr int kCopyRows = (kWgStores ? kTileM / 2 : kTileM);
+  static constexpr int kRowsPerThread = kThreadStores ? kCopyRows * 8 / kCopyThreads : 1;
+  static_assert(!kThreadStores || (kRowsPerThread >= 1 && kRowsPerThread <= 8 && kCopyRows * 8 % kCopyThreads == 0),
+                "thread stores keep at most eight rows a thread");
+  struct ThreadRows {
+    uint32_t packed[kRowsPerThread];   // box offset (n << 18 | h << 9 | w) of each tile row this thread copies
+    int first_row;                     // the first of them; the next are kCopyThreads / 8 rows apart
+    int chunk;                         // the 16-byte chunk (8 channels) of every row it copies
+
+    // `row0`: the first tile row of the threads' share (with warpgroup stores, the warpgroup's half).
+    static CUTE_HOST_DEVICE ThreadRows make(DgradShape const& d, int group_thread, int row0) {
+      ThreadRows rows{};
+      if constexpr (kThreadStores) {
+        rows.chunk = group_thread % 8;
+        rows.first_row = row0 + group_thread / 8;
+        CUTE_UNROLL
+        for (int i = 0; i < kRowsPerThread; ++i) {
+          uint32_t const m = uint32_t(rows.first_row + i * (kCopyThreads / 8));
+          uint32_t const w = m % d.box_w, h = m / d.box_w % d.box_h, n = m / (d.box_w * d.box_h);
+          rows.packed[i] = n << 18 | h << 9 | w;
+        }
+      }
+      return rows;
+    }
+
+    // Copies this thread's chunks of the staged (kTileM x 64) block `slot` to dx channels [channel0, channel0 +
+    // 64) of tile t, leaving out rows outside the phase or dx and channels past C (C is a multiple of 8).
+    CUTE_HOST_DEVICE void copy_out(Element const* slot, Tile const& t, DgradShape const& d, int channel0,
+                                   Element* dx) const {
+      int const c = channel0 + chunk * 8;
+      if (c >= int(d.c)) return;
+      CUTE_UNROLL
+      for (int i = 0; i < kRowsPerThread; ++i) {
+        int const n = t.n0 + int(packed[i] >> 18), h = t.i0 + int(packed[i] >> 9 & 511u),
+                  w = t.j0 + int(packed[i] & 511u);
+        if (n >= int(d.n) || h >= t.rows || w >= t.cols) continue;
+        int const m = first_row + i * (kCopyThreads / 8);
+        uint4 const v = *reinterpret_cast<uint4 const*>(slot + SmemLayoutBlock{}(m, chunk * 8));
+        size_t const pixel = (size_t(n) * d.h + size_t(h) * d.stride_h + t.ph) * d.w + size_t(w) * d.stride_w + t.pw;
+        *reinterpret_cast<uint4*>(dx + pixel * d.c + c) = v;
+      }
+    }
+  };
+
   // The epilogue through the store ring: each 64-channel block of the tile is converted into the next ring
   // slot, once the store that used that slot E blocks ago has read it, and stored on its own bulk group.
   template <class Accum>
   static __device__ __forceinline__ void store_blocks(Accum const& accum, int mma_thread, Element* ring,
                                                       int& store_slot, bool storer, int wg, void const* desc_d,
-                                                      Tile const& t, DgradShape const& d) {
+                                                      Tile const& t, DgradShape const& d, ThreadRows const& rows,
+                                                      Element* dx) {
     constexpr int kBlocks = kTileN / kTileK;
     constexpr int kBlockElements = kTileM * kTileK;
     // Warpgroup stores: this warpgroup's 64 rows are the first or second half of each slot (8 KB of the 128-byte
@@ -834,6 +899,9 @@ struct DgradKernel {
       }
       cutlass::arch::fence_view_async_shared();
       block_sync(wg);
+      if constexpr (kThreadStores) {
+        rows.copy_out(slot_base, t, d, t.c0 + block * kTileK, dx);
+      }
       if (storer) {
         SM90_TMA_STORE_4D::copy(desc_d, slot_base + half_offset, t.c0 + block * kTileK, j0, i0, n0);
         tma_store_arrive();
@@ -1082,7 +1150,7 @@ struct DgradKernel {
 // The extern "C" entry point of one configuration, in IREE's CUDA ABI: bindings, then 32-bit push constants.
 #define IREE_CUTLASS_SM90_DGRAD_ENTRY(NAME, ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG, CLUSTER,  \
                                       RESIDENT_K, STORE_SLOTS, SPLIT_K, WG_STORES, TRANSPOSED, TILE_BUFFERS,  \
-                                      SHARE_DY)                                                              \
+                                      SHARE_DY, THREAD_STORES)                                               \
   extern "C" __global__ void __cluster_dims__((CLUSTER) * (SPLIT_K), 1, 1)                                    \
       __launch_bounds__(iree_cutlass_sm90::kThreads, CTAS_PER_SM) NAME(                                       \
       ELEMENT const* dy, ELEMENT const* w_rsck, ELEMENT* dx, uint8_t* workspace, uint32_t n, uint32_t h,       \
@@ -1100,6 +1168,6 @@ struct DgradKernel {
         {stride_h_value, stride_h_mul, stride_h_shift}, {stride_w_value, stride_w_mul, stride_w_shift}};      \
     iree_cutlass_sm90::DgradKernel<ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG, CLUSTER,          \
                                    RESIDENT_K, STORE_SLOTS, SPLIT_K, WG_STORES, TRANSPOSED, TILE_BUFFERS,     \
-                                   SHARE_DY>::run(                                                            \
+                                   SHARE_DY, THREAD_STORES>::run(                                             \
         dy, w_rsck, dx, workspace, shape);                                                                    \
   }

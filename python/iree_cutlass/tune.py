@@ -199,6 +199,7 @@ def measure(args) -> int:
 
 def table(args) -> int:
     results = json.loads(args.results.read_text())
+    from iree_cutlass.plugin.kernels import config_from_dict
     from iree_cutlass.plugin.select import TUNING_DIR
     path = args.out or TUNING_DIR / f"{args.card}.json"
     existing = json.loads(path.read_text()) if path.is_file() else {}
@@ -209,8 +210,10 @@ def table(args) -> int:
                         and not any(part in c["entry"] for part in args.skip)), key=lambda c: c["ms"])
         if not valid:
             continue
+        # Configs compared as configs: a table written before a field existed lacks it (its default).
         current = entries.get(row["key"], {}).get("config")
-        same_run = next((c for c in valid if c["config"] == current), None)
+        current = config_from_dict(current) if current else None
+        same_run = next((c for c in valid if config_from_dict(c["config"]) == current), None)
         if same_run is not None and valid[0] is not same_run:
             # The table's kernel was measured in this run too: it stays unless beaten by more than the margin.
             if valid[0]["ms"] > same_run["ms"] * (1 - args.min_gain):

@@ -113,12 +113,17 @@ def test_build_f32_kernel(built_new_mainloops):
     (dict(tile_m=256, cluster=2, share_dy=True, store_slots=1), "iree_cutlass_dgrad_sm90_bf16_256x128x64_s4_c1_n2_e1"),
     (dict(tile_m=192, stages=5, cluster=2, share_dy=True, transposed=True, store_slots=1),
      "iree_cutlass_dgrad_sm90_bf16_192x128x64_s5_c1_n2_e1_tr"),
+    (dict(tile_n=256, store_slots=2, wg_stores=True, thread_stores=True),
+     "iree_cutlass_dgrad_sm90_bf16_128x256x64_s4_c1_e2_ws_ts"),
+    (dict(tile_m=192, cluster=2, share_dy=True, transposed=True, thread_stores=True),
+     "iree_cutlass_dgrad_sm90_bf16_192x128x64_s4_c1_n2_tr_ts"),
 ])
 def test_build_sm90_kernel_variants(cache_dir, fields, entry):
     # Compiling checks the kernel's static_asserts: the shared-memory formula with the filter slab, the store
     # ring, the split-K partial tile or two transposed staging tiles in it, and the template's own limits (a
     # transposed tile in a filter-sharing cluster and in a dy-sharing one, a one-slot store ring, and a transposed
-    # tile's one-slot ring at the shared-memory limit, among them).
+    # tile's one-slot ring at the shared-memory limit, and thread stores with a warpgroup ring and whole-tile
+    # transposed staging, among them).
     from iree_cutlass.plugin.sm90 import Sm90Config
     _nvcc_or_fail()
     config = Sm90Config(**{"dtype": "bf16", "tile_m": 128, "tile_n": 128, "stages": 4, "ctas_per_sm": 1, **fields})
@@ -272,19 +277,21 @@ def test_cache_key_depends_on_arch_and_source(tmp_path, monkeypatch):
 
 
 @pytest.mark.nvcc
-def test_transposed_ring_stages_as_whole_tile(tmp_path):
-    # A transposed 128-channel tile with a store ring stages each warpgroup's 64 channels into one slot; the
-    # host program checks (CuTe layouts run on the host) that every value lands where whole-tile staging, which
-    # the GPU checks validate, puts it in that warpgroup's block, for 128-, 192- and 256-pixel tiles.
+def test_epilogue_layouts_on_the_host(tmp_path):
+    # sm90_staging.cu compiles the kernel's own CuTe layouts and thread-store copy for the host (no GPU):
+    # - a transposed 128-channel tile with a store ring stages each warpgroup's 64 channels into one slot, and
+    #   every value must land where whole-tile staging (validated on the GPU) puts it in that warpgroup's block,
+    #   for 128-, 192- and 256-pixel tiles;
+    # - thread stores copy a staged block to the dx pixels its box rows and phase give, clipped at every edge, for
+    #   the cooperative, warpgroup-store and ping-pong groupings of threads.
+    from iree_cutlass.plugin.sm90 import HEADER
     nvcc = _nvcc_or_fail()
     here = pathlib.Path(__file__).parent
     flags = [f for f in build.nvcc_flags("sm_90a") if not f.startswith(("-fatbin", "-gencode", "arch="))]
     binary = tmp_path / "staging"
-    from iree_cutlass.plugin.sm90 import HEADER
-    compiled = subprocess.run([str(nvcc), *flags, f"-I{HEADER.parent}",
-                               str(here / "sm90_transposed_staging.cu"), "-o", str(binary)],
-                              capture_output=True, text=True)
+    compiled = subprocess.run([str(nvcc), *flags, f"-I{HEADER.parent}", str(here / "sm90_staging.cu"),
+                               "-o", str(binary)], capture_output=True, text=True)
     assert compiled.returncode == 0, compiled.stderr[-3000:]
     ran = subprocess.run([str(binary)], capture_output=True, text=True)
     assert ran.returncode == 0, ran.stdout + ran.stderr
-    assert ran.stdout.count("agree") == 3
+    assert ran.stdout.count("agree") == 3 and ran.stdout.count("copied out where expected") == 8

@@ -530,3 +530,21 @@ def test_share_dy_units_and_limits():
     missing = {dataclasses.replace(c, share_dy=True) for c in along_m} - set(candidates)
     assert len(along_m) > 20 and {c.tile_m for c in missing} == {384}
     assert all(sm90.choose_box(c, prob).n == 3 for c in missing)
+
+
+def test_thread_stores_limits_and_candidates():
+    # Thread stores replace the TMA stores of the staged dx: same shared memory, a `_ts` twin of every kernel
+    # whose threads copy at most 8 rows (tiles up to 256 rows; 128 per warpgroup with warpgroup stores).
+    shipped = sm90.Sm90Config("f16", 128, 256, 4, 1, store_slots=2, wg_stores=True)
+    twin = dataclasses.replace(shipped, thread_stores=True)
+    assert twin.name == shipped.name + "_ts" and twin.copy_rows_per_thread == 4
+    assert sm90.smem_bytes(twin) == sm90.smem_bytes(shipped)
+    assert sm90.Sm90Config("f16", 128, 128, 4, 1, schedule="pingpong", thread_stores=True).copy_rows_per_thread == 8
+    assert sm90.Sm90Config("f16", 192, 128, 4, 1, transposed=True, thread_stores=True).copy_rows_per_thread == 6
+    for fields in (dict(tile_m=384, tile_n=64, transposed=True), dict(tile_m=128, tile_n=128, split_k=2)):
+        with pytest.raises(ValueError, match="thread stores"):
+            sm90.Sm90Config(**{"dtype": "f16", "stages": 2, "ctas_per_sm": 1, "thread_stores": True, **fields})
+    prob = DgradProblem(256, 14, 14, 1024, 512, 1, 1, 14, 14, 0, 0, 1, 1, "f16")
+    names = {c.name for c in sm90.candidate_configs(prob)}
+    assert twin.name in names and shipped.name in names
+    assert not any(name.endswith("_ts") and ("_384x" in name or "_512x" in name) for name in names)

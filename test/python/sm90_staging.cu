@@ -1,0 +1,115 @@
+// Host-side checks of the sm90 kernels' epilogue (plugin/sm90_dgrad.cuh), run by test_plugin_build.py; CuTe's
+// layouts and the thread-store copy are host code, so this needs nvcc but no GPU. Exits non-zero and names the
+// first mismatch otherwise.
+// - Transposed staging: a store ring slot written by one warpgroup must receive exactly the values, at exactly
+//   the offsets, that whole-tile staging puts into that warpgroup's 64-channel block.
+// - Thread stores: the threads that share a staged block copy every row of it to the dx pixel its box position
+//   and phase give, every channel below C, and nothing else.
+#include <cstdio>
+#include <vector>
+
+#include "sm90_dgrad.cuh"
+
+using namespace cute;
+
+template <int kTileM>
+int check() {
+  using Kernel = iree_cutlass_sm90::DgradKernel<cutlass::half_t, kTileM, 128, 2, 1, false, 1, 0, 1, 1, false, true>;
+  // (thread, value) -> coordinate of the register each thread hands to stmatrix: (channel, pixel) of the tile,
+  // flattened channels fastest; (channel within the warpgroup's 64, pixel) of a block.
+  auto const tile_tv = typename Kernel::TransposedTileStore{}.get_layoutS_TV();
+  auto const block_tv = typename Kernel::TransposedBlockStore{}.get_layoutS_TV();
+  auto const mma_tv = typename Kernel::TransposedTiledMma{}.get_layoutC_TV();
+  auto const tile_view = Kernel::transposed_tile_view();
+  auto const block_view = Kernel::transposed_block_view();
+  if (int(size<0>(tile_tv)) != 256 || int(size<0>(block_tv)) != 128 || size<1>(tile_tv) != size<1>(block_tv)) {
+    std::printf("tile %d: unexpected thread or value counts\n", kTileM);
+    return 1;
+  }
+  for (int thread = 0; thread < 256; ++thread) {
+    int const wg = thread / 128;
+    for (int value = 0; value < int(size<1>(tile_tv)); ++value) {
+      int const in_tile = tile_tv(thread, value), in_block = block_tv(thread % 128, value);
+      int const channel = in_tile % 128, pixel = in_tile / 128;
+      int const block_channel = in_block % 64, block_pixel = in_block / 64;
+      bool const same_value = int(mma_tv(thread, value)) == in_tile;  // the accumulator's own coordinate
+      bool const same_place = channel == 64 * wg + block_channel && pixel == block_pixel;
+      bool const same_offset = int(tile_view(channel, pixel)) == wg * kTileM * 64 + int(block_view(block_channel,
+                                                                                                      block_pixel));
+      if (!same_value || !same_place || !same_offset) {
+        std::printf("tile %d: thread %d value %d: tile (%d, %d), block (%d, %d)\n", kTileM, thread, value, channel,
+                    pixel, block_channel, block_pixel);
+        return 1;
+      }
+    }
+  }
+  std::printf("tile %dx128: %d values a thread agree\n", kTileM, int(size<1>(tile_tv)));
+  return 0;
+}
+
+// One staged (kTileM x 64) block, copied out by the threads of each group as the kernel does, against dx computed
+// from the box decomposition directly.
+template <class Kernel, int kTileM, int kGroups>
+int check_thread_stores(char const* name, int n0, int i0, int j0, int c0) {
+  using iree_cutlass_sm90::DgradShape;
+  using Element = cutlass::half_t;
+  // A strided problem seen from phase (1, 0): 3 images, dx 9 x 20 (4 x 20 in the phase), 200 channels; box
+  // 2 x 4 x 16 (128 rows) or 2 x 8 x 16 (256), placed at (n0, i0, j0) of the phase and channel c0.
+  DgradShape d{};
+  d.n = 3; d.h = 9; d.w = 20; d.c = 200; d.stride_h = 2; d.stride_w = 1;
+  d.box_n = 2; d.box_h = kTileM / 32; d.box_w = 16;
+  iree_cutlass_sm90::Tile t{};
+  t.n0 = n0; t.i0 = i0; t.j0 = j0; t.c0 = c0; t.ph = 1; t.pw = 0; t.rows = 4; t.cols = 20;
+  std::vector<Element> slot(kTileM * 64), dx(size_t(d.n) * d.h * d.w * d.c, Element(-1.0f));
+  auto const layout = typename Kernel::SmemLayoutBlock{};
+  for (int m = 0; m < kTileM; ++m)
+    for (int k = 0; k < 64; ++k) slot[layout(m, k)] = Element(float(m * 64 + k) / 8.0f);
+  for (int group = 0; group < kGroups; ++group)
+    for (int thread = 0; thread < Kernel::kCopyThreads; ++thread)
+      Kernel::ThreadRows::make(d, thread, group * kTileM / kGroups).copy_out(slot.data(), t, d, t.c0, dx.data());
+  int written = 0;
+  for (int n = 0; n < int(d.n); ++n)
+    for (int h = 0; h < int(d.h); ++h)
+      for (int w = 0; w < int(d.w); ++w)
+        for (int c = 0; c < int(d.c); ++c) {
+          float expected = -1.0f;
+          int const i = h - t.ph, bn = n - t.n0, bw = w - t.j0;
+          bool const in_box = bn >= 0 && bn < int(d.box_n) && bw >= 0 && bw < int(d.box_w) &&
+                              i / 2 - t.i0 >= 0 && i / 2 - t.i0 < int(d.box_h);
+          if (i >= 0 && i % 2 == 0 && i / 2 < t.rows && c >= t.c0 && c < t.c0 + 64 && in_box) {
+            int const m = (bn * int(d.box_h) + i / 2 - t.i0) * int(d.box_w) + bw;
+            expected = float(m * 64 + c - t.c0) / 8.0f;
+          }
+          float const got = float(dx[((size_t(n) * d.h + h) * d.w + w) * d.c + c]);
+          written += got != -1.0f;
+          if (got != Element(expected)) {
+            std::printf("%s: dx[%d, %d, %d, %d] = %g, expected %g\n", name, n, h, w, c, got, float(Element(expected)));
+            return 1;
+          }
+        }
+  std::printf("%s, tile at (%d, %d, %d, %d): %d values copied out where expected\n", name, n0, i0, j0, c0,
+              written);
+  return written > 0 ? 0 : 1;
+}
+
+// A tile inside dx but for its rows past the phase, and one off the edges of images, rows, columns and channels.
+template <class Kernel, int kTileM, int kGroups>
+int check_thread_stores(char const* name) {
+  return check_thread_stores<Kernel, kTileM, kGroups>(name, 0, 0, 0, 128) |
+         check_thread_stores<Kernel, kTileM, kGroups>(name, 2, 2, 16, 192);
+}
+
+int main() {
+  using cutlass::half_t;
+  using iree_cutlass_sm90::DgradKernel;
+  // Cooperative (256 threads, one group), warpgroup stores (two groups of 128 over the halves), ping-pong.
+  using Cooperative = DgradKernel<half_t, 128, 256, 2, 1, false, 1, 0, 0, 1, false, false, 1, false, true>;
+  using WarpgroupStores = DgradKernel<half_t, 128, 256, 2, 1, false, 1, 0, 2, 1, true, false, 1, false, true>;
+  using Pingpong = DgradKernel<half_t, 128, 128, 2, 1, true, 1, 0, 0, 1, false, false, 1, false, true>;
+  using Wide = DgradKernel<half_t, 256, 128, 2, 1, false, 1, 0, 1, 1, false, false, 1, false, true>;
+  return check<128>() | check<192>() | check<256>() |
+         check_thread_stores<Cooperative, 128, 1>("cooperative 128x256") |
+         check_thread_stores<WarpgroupStores, 128, 2>("warpgroup stores 128x256") |
+         check_thread_stores<Pingpong, 128, 1>("ping-pong 128x128") |
+         check_thread_stores<Wide, 256, 1>("cooperative 256x128");
+}
