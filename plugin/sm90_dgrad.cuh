@@ -24,7 +24,8 @@
 //   into the phase's view of dx (strided rows and columns), which clips whatever falls outside dx. With
 //   warpgroup stores (kWgStores) each warpgroup stages and stores its own half of the rows with a half-height
 //   box, so the two never wait for each other in the epilogue. The store drains while the consumers start the
-//   next tile. The grid is persistent: each CTA walks tiles blockIdx.x, blockIdx.x + gridDim.x, ..., decoding
+//   next tile. With thread stores (kThreadStores) the consumer threads copy the staged tile out instead (16-byte
+//   shared loads and global stores, edges clipped per thread), which keeps dx off the TMA unit the loads use. The grid is persistent: each CTA walks tiles blockIdx.x, blockIdx.x + gridDim.x, ..., decoding
 //   each with divisions by host-computed multiply-high constants (FastDivisor).
 //
 // - Clusters (kCluster 2): two CTAs of a cluster take two neighbouring M tiles of the same phase and channel
