@@ -5,8 +5,9 @@
 
 For each layer tag, the kernel the tuning table ships (or, as TAG=ENTRY, another of the layer's candidates) is
 compiled once per variant: its translation unit with the variant's text edits (VARIANTS), so an idea is measured
-against the unedited kernel ("shipped") in one run before it is made a real option. With --probes, each unit also gets probe entry points (same shared storage, launch bounds,
-cluster shape and grid) that stop at one step of `DgradKernel::run`'s prologue:
+against the unedited kernel ("shipped") in one run before it is made a real option. With --probes, each unit also
+gets probe entry points (same shared storage, launch bounds, cluster shape and grid) that stop at one step of
+`DgradKernel::run`'s prologue:
 - empty: returns at once (the launch of this grid and shared memory, nothing else);
 - barriers: thread 0 initializes a barrier, then the CTA (and cluster) synchronizes;
 - copies: + every warp copies a zeroed descriptor to its workspace slot with the release (no field set);
@@ -73,7 +74,8 @@ VARIANTS = {
     # theirs at entry), so that the first load and the first store do not fetch it from memory.
     "prefetch_desc": (('wait_group.read 0;" ::: "memory");\n}\n\n// Split-K',
                        'wait_group.read 0;" ::: "memory");\n'
-                       '  asm volatile("prefetch.tensormap [%0];" :: "l"(reinterpret_cast<uint64_t>(gmem_desc)) : "memory");'
+                       '  asm volatile("prefetch.tensormap [%0];" :: '
+                       '"l"(reinterpret_cast<uint64_t>(gmem_desc)) : "memory");'
                        '\n}\n\n// Split-K'),),
     # Clusters: a stage released to each CTA once a warpgroup (its warp d signals CTA d, after its own wait for
     # the MMAs, as CUTLASS's multicast pipeline signals) instead of once a warp: 4 arrivals a stage, not 16.

@@ -25,8 +25,9 @@
 //   warpgroup stores (kWgStores) each warpgroup stages and stores its own half of the rows with a half-height
 //   box, so the two never wait for each other in the epilogue. The store drains while the consumers start the
 //   next tile. With thread stores (kThreadStores) the consumer threads copy the staged tile out instead (16-byte
-//   shared loads and global stores, edges clipped per thread), which keeps dx off the TMA unit the loads use. The grid is persistent: each CTA walks tiles blockIdx.x, blockIdx.x + gridDim.x, ..., decoding
-//   each with divisions by host-computed multiply-high constants (FastDivisor).
+//   shared loads and global stores, edges clipped per thread), which keeps dx off the TMA unit the loads use.
+//   The grid is persistent: each CTA walks tiles blockIdx.x, blockIdx.x + gridDim.x, ..., decoding each with
+//   divisions by host-computed multiply-high constants (FastDivisor).
 //
 // - Clusters (kCluster 2): two CTAs of a cluster take two neighbouring M tiles of the same phase and channel
 //   block, and each loads half of the shared filter tile once for both (TMA multicast): a third less traffic from
@@ -802,6 +803,7 @@ struct DgradKernel {
       cutlass::arch::fence_view_async_shared();  // make the stores visible to the TMA (async proxy)
       tile_sync(wg);
       if constexpr (kThreadStores) {
+        // The next tile's staging waits at tile_sync until every thread has copied this one out.
         CUTE_UNROLL
         for (int block = 0; block < kTileN / kTileK; ++block) {
           rows.copy_out(staging + block * kTileM * kTileK, t, walk.d, t.c0 + block * kTileK, dx);
@@ -872,7 +874,8 @@ struct DgradKernel {
   };
 
   // The epilogue through the store ring: each 64-channel block of the tile is converted into the next ring
-  // slot, once the store that used that slot E blocks ago has read it, and stored on its own bulk group.
+  // slot, once the store that used that slot E blocks ago has read it, and stored on its own bulk group (with
+  // thread stores: copied out by the threads, which have read the slot by the next block's barrier).
   template <class Accum>
   static __device__ __forceinline__ void store_blocks(Accum const& accum, int mma_thread, Element* ring,
                                                       int& store_slot, bool storer, int wg, void const* desc_d,
