@@ -51,11 +51,15 @@ def build(args) -> int:
         for problem, configs in candidates.items():
             chosen = select_kernel(problem, arch=args.arch, families=("sm80",))
             candidates[problem] = [c for c in configs if c.family != "sm80" or c == chosen]
-    if args.candidates != [""]:
-        # Only the named candidates, next to the kernel shipped today (the same-run baseline).
+    if args.candidates != [""] or args.twins:
+        # Only the named candidates (none but the twins when --candidates is not given) and the shipped kernel's
+        # twins, next to the kernel shipped today (the same-run baseline).
+        named = [part for part in args.candidates if part] if args.candidates != [""] else []
         for problem, configs in candidates.items():
             shipped = select_kernel(problem, arch=args.arch)
-            candidates[problem] = [c for c in configs if c == shipped or any(part in c.name for part in args.candidates)]
+            twins = [twin for field in args.twins if (twin := _twin(shipped, field)) is not None]
+            candidates[problem] = [c for c in configs if c == shipped or c in twins or (
+                any(part in c.name for part in named) and not any(part in c.name for part in args.skip))]
     configs = list(dict.fromkeys(c for cs in candidates.values() for c in cs))
     _say(f"{len(problems)} problems, {len(configs)} distinct candidate kernels to build for {args.arch}")
     try:
@@ -74,6 +78,17 @@ def build(args) -> int:
     (args.out / "plan.json").write_text(json.dumps(plan, indent=1))
     _say(f"wrote {args.out / 'plan.json'}")
     return 0
+
+
+def _twin(config, field: str):
+    """`config` with the boolean field `field` set, or None where its family has no such field or it cannot be
+    set there (the config's own checks refuse it)."""
+    if not hasattr(config, field):
+        return None
+    try:
+        return dataclasses.replace(config, **{field: True})
+    except ValueError:
+        return None
 
 
 def _source_state() -> dict:
@@ -253,6 +268,12 @@ def main(argv: list[str] | None = None) -> int:
                          help="every sm80 tile, or only the one the shipped table/heuristic selects")
     p_build.add_argument("--candidates", nargs="+", default=[""], metavar="SUBSTRING",
                          help="only candidates whose entry point contains any of these, and the shipped kernel")
+    p_build.add_argument("--skip", nargs="+", default=[], metavar="SUBSTRING",
+                         help="with --candidates: leave out the named candidates whose entry point also contains "
+                              "any of these")
+    p_build.add_argument("--twins", nargs="+", default=[], metavar="FIELD",
+                         help="also the shipped kernel of each problem with this boolean config field set (e.g. "
+                              "thread_stores), where that is one of its candidates")
     p_build.add_argument("--only", nargs="+", default=[""], metavar="SUBSTRING",
                          help="only problems whose key contains any of these (e.g. _r1_s1_ for the 1x1 layers)")
     p_build.add_argument("--split-k", action="store_true",

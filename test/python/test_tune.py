@@ -93,3 +93,35 @@ def test_table_min_gain_keeps_the_current_kernel_within_the_margin(tmp_path):
                           "--min-gain", "0.02"]) == 0
         entry = json.loads(out.read_text())["entries"][problem.key()]
         assert config_from_dict(entry["config"]) == expected, timings
+
+
+def test_build_names_candidates_and_the_shipped_kernels_twins(tmp_path, monkeypatch):
+    # build --candidates names substrings, --skip leaves some of those out, and --twins adds each problem's shipped
+    # kernel with a field set: the plan holds exactly those and the shipped kernel (nvcc replaced by empty files).
+    import dataclasses
+    import types
+
+    from iree_cutlass.plugin import build as kernel_build
+    from iree_cutlass.plugin.select import select_kernel
+
+    def fake_build(configs, arch, jobs):
+        built = []
+        for config in configs:
+            path = tmp_path / f"{config.name}.fatbin"
+            path.write_bytes(b"")
+            built.append(types.SimpleNamespace(path=path))
+        return built
+
+    monkeypatch.setattr(kernel_build, "build_kernels", fake_build)
+    key = "n256_h14_w14_c1024_k512_r1_s1_p14_q14_pad0x0_str1x1_f16"
+    assert tune.main(["build", "--out", str(tmp_path / "plan"), "--families", "sm90", "--batches", "256",
+                      "--dtypes", "f16", "--only", key, "--candidates", "256x128x64_s4_c1_e1", "--skip", "_ts",
+                      "--twins", "thread_stores"]) == 0
+    plan = json.loads((tmp_path / "plan" / "plan.json").read_text())
+    [problem] = plan["problems"]
+    shipped = select_kernel(dgrad_problem(next(layer for layer in resnet50_layers((256,), ("f16",))
+                                               if dgrad_problem(layer).key() == key)))
+    entries = {c["entry"] for c in problem["candidates"]}
+    assert entries == {shipped.name, dataclasses.replace(shipped, thread_stores=True).name,
+                       "iree_cutlass_dgrad_sm90_f16_256x128x64_s4_c1_e1",
+                       "iree_cutlass_dgrad_sm90_f16_256x128x64_s4_c1_e1_tr"}
