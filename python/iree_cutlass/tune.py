@@ -219,15 +219,26 @@ def table(args) -> int:
     path = args.out or TUNING_DIR / f"{args.card}.json"
     existing = json.loads(path.read_text()) if path.is_file() else {}
     entries = dict(existing.get("entries", {}))
+    # --valid-in: each file's verdict per kernel; a kernel with any invalid run there is never chosen.
+    checked: dict[str, bool] = {}
+    for other in args.valid_in:
+        for row in json.loads(other.read_text())["problems"]:
+            for c in row["candidates"]:
+                checked[c["entry"]] = checked.get(c["entry"], True) and bool(c.get("valid"))
     changed = kept = 0
     for row in results["problems"]:
-        valid = sorted((c for c in row["candidates"] if c.get("valid") and "variant" not in c
-                        and not any(part in c["entry"] for part in args.skip)), key=lambda c: c["ms"])
-        if not valid:
-            continue
         # Configs compared as configs: a table written before a field existed lacks it (its default).
         current = entries.get(row["key"], {}).get("config")
         current = config_from_dict(current) if current else None
+
+        def admitted(c) -> bool:
+            """With --valid-in, a kernel other than the table's own must have run there, and validly."""
+            return not args.valid_in or checked.get(c["entry"], config_from_dict(c["config"]) == current)
+
+        valid = sorted((c for c in row["candidates"] if c.get("valid") and "variant" not in c and admitted(c)
+                        and not any(part in c["entry"] for part in args.skip)), key=lambda c: c["ms"])
+        if not valid:
+            continue
         same_run = next((c for c in valid if config_from_dict(c["config"]) == current), None)
         if same_run is not None and valid[0] is not same_run:
             # The table's kernel was measured in this run too: it stays unless beaten by more than the margin.
@@ -302,6 +313,9 @@ def main(argv: list[str] | None = None) -> int:
     p_table.add_argument("--out", type=pathlib.Path, default=None)
     p_table.add_argument("--skip", nargs="+", default=[], metavar="SUBSTRING",
                          help="never choose candidates whose entry point contains any of these")
+    p_table.add_argument("--valid-in", type=pathlib.Path, nargs="+", default=[], metavar="RESULTS",
+                         help="measure results (e.g. of random problems, iree-cutlass-tune build --random) that a "
+                              "kernel other than the table's own must appear in, valid in every run, to be chosen")
     p_table.add_argument("--min-gain", type=float, default=0.0, metavar="FRACTION",
                          help="keep a problem's current kernel, where this run measured it too, unless the "
                               "fastest beats it by more than this fraction (e.g. 0.01: the run's noise)")

@@ -125,3 +125,28 @@ def test_build_names_candidates_and_the_shipped_kernels_twins(tmp_path, monkeypa
     assert entries == {shipped.name, dataclasses.replace(shipped, thread_stores=True).name,
                        "iree_cutlass_dgrad_sm90_f16_256x128x64_s4_c1_e1",
                        "iree_cutlass_dgrad_sm90_f16_256x128x64_s4_c1_e1_tr"}
+
+
+def test_table_valid_in_admits_only_kernels_checked_elsewhere(tmp_path):
+    # --valid-in names other results (random odd problems): a new kernel wins only if it ran there and was valid
+    # in every run; the table's own kernel needs no such record.
+    problem = dgrad_problem(resnet50_layers((8,), ("f16",))[5])
+    out = tmp_path / "h200.json"
+    results, configs = _results(problem, [0.30, 0.25, 0.20])
+    (tmp_path / "first.json").write_text(json.dumps(results))
+    tune.main(["table", "--results", str(tmp_path / "first.json"), "--out", str(out), "--skip", configs[2].name])
+    assert config_from_dict(json.loads(out.read_text())["entries"][problem.key()]["config"]) == configs[1]
+    results, _ = _results(problem, [0.20, 0.25, 0.10])
+    (tmp_path / "next.json").write_text(json.dumps(results))
+    for name, verdicts, expected in (("none.json", {}, configs[1]),
+                                     ("bad.json", {configs[2].name: [True, False], configs[0].name: [True]}, configs[0]),
+                                     ("good.json", {configs[2].name: [True, True]}, configs[2])):
+        other = {"problems": [{"key": f"random{i}", "candidates": [{"entry": entry, "valid": v}]}
+                              for entry, runs in verdicts.items() for i, v in enumerate(runs)]}
+        (tmp_path / name).write_text(json.dumps(other))
+        table = tmp_path / f"table_{name}"
+        table.write_text(out.read_text())
+        assert tune.main(["table", "--results", str(tmp_path / "next.json"), "--out", str(table),
+                          "--valid-in", str(tmp_path / name)]) == 0
+        entry = json.loads(table.read_text())["entries"][problem.key()]
+        assert config_from_dict(entry["config"]) == expected, name
