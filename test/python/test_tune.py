@@ -138,9 +138,10 @@ def test_table_valid_in_admits_only_kernels_checked_elsewhere(tmp_path):
     assert config_from_dict(json.loads(out.read_text())["entries"][problem.key()]["config"]) == configs[1]
     results, _ = _results(problem, [0.20, 0.25, 0.10])
     (tmp_path / "next.json").write_text(json.dumps(results))
-    for name, verdicts, expected in (("none.json", {}, configs[1]),
-                                     ("bad.json", {configs[2].name: [True, False], configs[0].name: [True]}, configs[0]),
-                                     ("good.json", {configs[2].name: [True, True]}, configs[2])):
+    cases = (("none.json", {}, configs[1]),
+             ("bad.json", {configs[2].name: [True, False], configs[0].name: [True]}, configs[0]),
+             ("good.json", {configs[2].name: [True, True]}, configs[2]))
+    for name, verdicts, expected in cases:
         other = {"problems": [{"key": f"random{i}", "candidates": [{"entry": entry, "valid": v}]}
                               for entry, runs in verdicts.items() for i, v in enumerate(runs)]}
         (tmp_path / name).write_text(json.dumps(other))
