@@ -58,7 +58,7 @@ def build(args) -> int:
         for problem, configs in candidates.items():
             shipped = select_kernel(problem, arch=args.arch)
             twins = [twin for field in args.twins if (twin := _twin(shipped, field)) is not None]
-            candidates[problem] = [c for c in configs if c == shipped or c in twins or (
+            candidates[problem] = [c for c in configs if c == shipped or c in twins or c.name in named or (
                 any(part in c.name for part in named) and not any(part in c.name for part in args.skip))]
     configs = list(dict.fromkeys(c for cs in candidates.values() for c in cs))
     _say(f"{len(problems)} problems, {len(configs)} distinct candidate kernels to build for {args.arch}")
@@ -280,8 +280,8 @@ def main(argv: list[str] | None = None) -> int:
     p_build.add_argument("--candidates", nargs="+", default=[""], metavar="SUBSTRING",
                          help="only candidates whose entry point contains any of these, and the shipped kernel")
     p_build.add_argument("--skip", nargs="+", default=[], metavar="SUBSTRING",
-                         help="with --candidates: leave out the named candidates whose entry point also contains "
-                              "any of these")
+                         help="with --candidates: leave out the candidates matched by a part of their name whose "
+                              "entry point also contains any of these (a whole entry point named stays)")
     p_build.add_argument("--twins", nargs="+", default=[], metavar="FIELD",
                          help="also the shipped kernel of each problem with this boolean config field set (e.g. "
                               "thread_stores), where that is one of its candidates")

@@ -125,6 +125,15 @@ def test_build_names_candidates_and_the_shipped_kernels_twins(tmp_path, monkeypa
     assert entries == {shipped.name, dataclasses.replace(shipped, thread_stores=True).name,
                        "iree_cutlass_dgrad_sm90_f16_256x128x64_s4_c1_e1",
                        "iree_cutlass_dgrad_sm90_f16_256x128x64_s4_c1_e1_tr"}
+    # A whole entry point named is kept although --skip matches it.
+    named = "iree_cutlass_dgrad_sm90_f16_256x128x64_s4_c1_e1_tr_ts"
+    assert tune.main(["build", "--out", str(tmp_path / "plan2"), "--families", "sm90", "--batches", "256",
+                      "--dtypes", "f16", "--only", key, "--candidates", "256x128x64_s4_c1_e1", named,
+                      "--skip", "_ts"]) == 0
+    plan = json.loads((tmp_path / "plan2" / "plan.json").read_text())
+    assert {c["entry"] for c in plan["problems"][0]["candidates"]} == {
+        shipped.name, named, "iree_cutlass_dgrad_sm90_f16_256x128x64_s4_c1_e1",
+        "iree_cutlass_dgrad_sm90_f16_256x128x64_s4_c1_e1_tr"}
 
 
 def test_table_valid_in_admits_only_kernels_checked_elsewhere(tmp_path):
