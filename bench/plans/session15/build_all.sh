@@ -7,8 +7,8 @@ iree-cutlass-tune build --out out/tune14 --families sm90 --batches 256 --dtypes 
   --candidates 256x128x64_s4_c1_e1 256x128x64_s4_c1_n2_e1 256x128x64_s4_c1_m2_e1 _e1_tr --skip _ts --twins thread_stores
 # The same new kernels on random odd problems (the twins by name, so that each is checked where it fits).
 iree-cutlass-tune build --out out/rand14 --families sm90 --random 16 --channel-multiple 8 --dtypes f16 bf16 --jobs 2 \
-  --candidates _e1_tr 256x128x64_s4_c1_e1 256x128x64_s4_c1_n2_e1 256x128x64_s4_c1_m2_e1 --skip _ts \
-  $(python3 bench/plans/session15/shipped_twins.py)
+  --candidates _e1_tr 256x128x64_s4_c1_e1 256x128x64_s4_c1_n2_e1 256x128x64_s4_c1_m2_e1 \
+  $(python3 bench/plans/session15/shipped_twins.py) --skip _ts
 # For the sanitizers: every new kernel (the ring candidates, the twins of the batch-256 shipped kernels) on the
 # smallest batch-2 layer that lists it.
 iree-cutlass-tune build --out out/san14 --families sm90 --batches 2 --dtypes f16 bf16 --jobs 2 \
