@@ -2,7 +2,7 @@
 # GPU call A (prepared in session 14, which had no device). At batch 256, f16 and bf16, beside each shipped kernel
 # and cuDNN: the one-slot-ring candidates (256x128 with four stages, alone and in both clusters; transposed 192x128
 # with five and 256x128 with four) and the thread-store twin of every shipped kernel. Their numerics on 16 random
-# odd problems, memcheck and racecheck over them, and the cluster occupancy. Worst case ~560 s.
+# odd problems, memcheck and racecheck over them, and the cluster occupancy. Worst case ~575 s.
 # carry: out/tune14 out/rand14 out/san14
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
