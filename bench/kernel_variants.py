@@ -231,10 +231,8 @@ def variant_source(config, variant: str = "shipped", probes: bool = False) -> st
 def build(args) -> int:
     from iree_cutlass.plugin.build import find_nvcc, nvcc_flags
     from iree_cutlass.plugin.kernels import launch_record
-    from iree_cutlass.plugin.select import select_kernel
+    from iree_cutlass.plugin.select import candidate_configs, select_kernel
     from iree_cutlass.workloads import dgrad_problem, resnet50_layers
-
-    from iree_cutlass.plugin.select import candidate_configs
 
     layers = {layer.tag: layer for layer in resnet50_layers()}
     picks = [item.partition("=")[::2] for item in args.tags]    # (tag, entry or "" for the shipped kernel)
@@ -242,23 +240,20 @@ def build(args) -> int:
     if unknown:
         print(f"error: unknown tags or variants {unknown}", file=sys.stderr)
         return 2
-    configs = []
+    kernels = []   # (tag, problem, config)
     for tag, entry in picks:
         problem = dgrad_problem(layers[tag])
-        if not entry:
-            configs.append(select_kernel(problem, arch="sm_90"))
-            continue
-        config = next((c for c in candidate_configs(problem, "sm_90") if c.name == entry), None)
+        config = select_kernel(problem, arch="sm_90") if not entry else \
+            next((c for c in candidate_configs(problem, "sm_90") if c.name == entry), None)
         if config is None:
             print(f"error: {entry} is not a candidate for {tag}", file=sys.stderr)
             return 2
-        configs.append(config)
+        kernels.append((tag, problem, config))
     variants = ["shipped"] + [v for v in args.variants if v != "shipped"]
     args.out.mkdir(parents=True, exist_ok=True)
     cases, jobs = [], []
     suffix = "-probes" if args.probes else ""
-    for (tag, _), config in zip(picks, configs):
-        problem = dgrad_problem(layers[tag])
+    for tag, problem, config in kernels:
         fatbins = {v: f"{config.name}-{v}{suffix}.fatbin" for v in variants}
         jobs += [(config, v, args.out / name) for v, name in fatbins.items() if not (args.out / name).exists()]
         cases.append({"tag": tag, "problem": problem.__dict__, "record": launch_record(config, problem),
