@@ -489,14 +489,14 @@ def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90
                                               resident_k, store_slots, wg_stores=True))
     for tile_m, tile_n in TRANSPOSED_SHAPES:
         # Whole-tile staging in one or two buffers, and for 128 channels a one-slot ring where it buys a stage.
-        stagings = [(1, 0), (2, 0)]
+        whole_tile = max_stages(tile_m, tile_n, 1, problem.dtype, transposed=True)
+        stagings = [(1, 0, whole_tile), (2, 0, max_stages(tile_m, tile_n, 1, problem.dtype, transposed=True,
+                                                           tile_buffers=2))]
         if tile_n == 128:
-            stagings.append((1, 1))
-        for tile_buffers, store_slots in stagings:
-            stages = max_stages(tile_m, tile_n, 1, problem.dtype, transposed=True, tile_buffers=tile_buffers,
-                                store_slots=store_slots)
-            if store_slots and stages <= max_stages(tile_m, tile_n, 1, problem.dtype, transposed=True):
-                continue
+            ring = max_stages(tile_m, tile_n, 1, problem.dtype, transposed=True, store_slots=1)
+            if ring > whole_tile:
+                stagings.append((1, 1, ring))
+        for tile_buffers, store_slots, stages in stagings:
             if stages >= 2:
                 for cluster in (1, 2):
                     configs.append(Sm90Config(problem.dtype, tile_m, tile_n, stages, 1, cluster=cluster,
