@@ -231,15 +231,20 @@ def table(args) -> int:
         current = entries.get(row["key"], {}).get("config")
         current = config_from_dict(current) if current else None
 
+        def is_current(c) -> bool:
+            return config_from_dict(c["config"]) == current
+
         def admitted(c) -> bool:
             """With --valid-in, a kernel other than the table's own must have run there, and validly."""
-            return not args.valid_in or checked.get(c["entry"], config_from_dict(c["config"]) == current)
+            if not args.valid_in:
+                return True
+            return checked[c["entry"]] if c["entry"] in checked else is_current(c)
 
         valid = sorted((c for c in row["candidates"] if c.get("valid") and "variant" not in c and admitted(c)
                         and not any(part in c["entry"] for part in args.skip)), key=lambda c: c["ms"])
         if not valid:
             continue
-        same_run = next((c for c in valid if config_from_dict(c["config"]) == current), None)
+        same_run = next((c for c in valid if is_current(c)), None)
         if same_run is not None and valid[0] is not same_run:
             # The table's kernel was measured in this run too: it stays unless beaten by more than the margin.
             if valid[0]["ms"] > same_run["ms"] * (1 - args.min_gain):
