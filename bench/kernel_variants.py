@@ -339,8 +339,9 @@ def measure(args) -> int:
                   " ".join(f"{probe} {row[f'{probe}_us']:5.2f}" for probe in (*probes, "kernel")) +
                   f" /shipped {row['kernel_over_shipped']:.3f} same_dx {row['dx_matches_shipped']}"
                   f" unwritten {row['dx_unwritten']}", flush=True)
-    write_atomically(args.out, json.dumps({"rows": rows, "unit": "us per launch, CUDA graph replays"},
-                                          indent=1).encode())
+        # After every case, so that a variant that hangs (a call's timeout ends it) leaves the cases before it.
+        write_atomically(args.out, json.dumps({"rows": rows, "unit": "us per launch, CUDA graph replays"},
+                                              indent=1).encode())
     return 0
 
 

@@ -24,6 +24,7 @@ import time
 from iree_cutlass.workloads import dgrad_problem, random_layers, resnet50_layers
 
 REL_L2_LIMIT = 1e-2
+ENTRY_PREFIX = "iree_cutlass_dgrad_"   # every kernel's entry point begins so
 
 
 def _say(message: str) -> None:
@@ -51,15 +52,20 @@ def build(args) -> int:
         for problem, configs in candidates.items():
             chosen = select_kernel(problem, arch=args.arch, families=("sm80",))
             candidates[problem] = [c for c in configs if c.family != "sm80" or c == chosen]
-    if args.candidates != [""] or args.twins:
+    if args.candidates != [""] or args.twins or args.cross_dtype:
         # Only the named candidates (none but the twins when --candidates is not given) and the shipped kernel's
         # twins, next to the kernel shipped today (the same-run baseline).
         named = [part for part in args.candidates if part] if args.candidates != [""] else []
+        # A whole entry point names that kernel alone (as a part it would also match its suffixed relatives).
+        whole = {part for part in named if part.startswith(ENTRY_PREFIX)}
+        parts = [part for part in named if part not in whole]
         for problem, configs in candidates.items():
             shipped = select_kernel(problem, arch=args.arch)
             twins = [twin for field in args.twins if (twin := _twin(shipped, field)) is not None]
-            candidates[problem] = [c for c in configs if c == shipped or c in twins or c.name in named or (
-                any(part in c.name for part in named) and not any(part in c.name for part in args.skip))]
+            if args.cross_dtype:
+                twins.append(_sibling_kernel(problem, args.arch))
+            candidates[problem] = [c for c in configs if c == shipped or c in twins or c.name in whole or (
+                any(part in c.name for part in parts) and not any(part in c.name for part in args.skip))]
     configs = list(dict.fromkeys(c for cs in candidates.values() for c in cs))
     _say(f"{len(problems)} problems, {len(configs)} distinct candidate kernels to build for {args.arch}")
     try:
@@ -89,6 +95,16 @@ def _twin(config, field: str):
         return dataclasses.replace(config, **{field: True})
     except ValueError:
         return None
+
+
+def _sibling_kernel(problem, arch: str):
+    """The kernel the table ships for `problem` in the other 16-bit type, built for `problem`'s own type: the
+    two types run at the same rates, so a kernel that won one of them is a candidate for the other (their tunes
+    were separate runs, and picked different kernels on close calls)."""
+    from iree_cutlass.plugin.select import select_kernel
+    other = {"f16": "bf16", "bf16": "f16"}[problem.dtype]
+    sibling = select_kernel(dataclasses.replace(problem, dtype=other), arch=arch)
+    return dataclasses.replace(sibling, dtype=problem.dtype)
 
 
 def _source_state() -> dict:
@@ -149,34 +165,74 @@ def _cudnn_ms(problem: dict, dy, w_krsc, graph: bool = False) -> float:
 
 
 def measure(args) -> int:
-    import cupy as cp
+    """Runs the measuring process under a supervisor (iree_cutlass.measure_journal): a candidate that hangs or
+    poisons the CUDA context is recorded as failed, and the run goes on in a fresh process."""
+    if not (args.plan / "plan.json").is_file():
+        print(f"iree-cutlass-tune: error: no plan.json in {args.plan} (make one with iree-cutlass-tune build)",
+              file=sys.stderr)
+        return 1
+    if args.worker:
+        return _measure_worker(args)
+    from iree_cutlass.measure_journal import supervise
+    command = [sys.executable, "-m", "iree_cutlass.tune", *args.argv, "--worker"]
+    return supervise(command, args.out)
+
+
+def _context_alive(cp) -> bool:
+    """False once a kernel has left the CUDA context unusable (an illegal address is sticky)."""
+    try:
+        cp.cuda.Device().synchronize()
+        return int((cp.arange(4) + 1).sum()) == 10
+    except Exception:  # noqa: BLE001 - any failure here means the context is gone
+        return False
+
+
+def _measure_worker(args) -> int:
+    try:
+        import cupy as cp
+    except ImportError:
+        print("iree-cutlass-tune: error: measure needs CuPy (cupy-cuda12x or cupy-cuda13x) and a CUDA GPU",
+              file=sys.stderr)
+        return 1
     import numpy as np
     from iree_cutlass.kernel_launch import KernelLauncher, as_float64, filter_in_layout, poisoned_output
+    from iree_cutlass.measure_journal import RESTART_EXIT, Journal
     from iree_cutlass.reference import dgrad_reference
 
     plan = json.loads((args.plan / "plan.json").read_text())
     problems = [p for p in plan["problems"] if p["problem"]["dtype"] in args.dtypes]
-    results = {"arch": plan["arch"], "commit": plan.get("commit"), "dirty": plan.get("dirty"), "card": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(),
-               "driver": cp.cuda.runtime.driverGetVersion(), "measured": datetime.date.today().isoformat(),
-               "timing": "graph" if args.graph else "loop", "problems": []}
-    rng = np.random.default_rng(args.seed)
+    header = {"arch": plan["arch"], "commit": plan.get("commit"), "dirty": plan.get("dirty"),
+              "card": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(),
+              "driver": cp.cuda.runtime.driverGetVersion(), "measured": datetime.date.today().isoformat(),
+              "timing": "check only" if args.check_only else "graph" if args.graph else "loop"}
+    try:
+        journal = Journal(args.out, header, resume=args.resume, limit_s=args.hang_s)
+    except ValueError as error:
+        print(f"iree-cutlass-tune: error: {error}", file=sys.stderr)
+        return 1
     for index, entry in enumerate(problems, 1):
         problem = entry["problem"]
-        dy, w_krsc = _inputs(problem, rng)
+        row = journal.row(entry["key"], problem)
+        pending = [{"config": c["config"], "entry": c["entry"],
+                    **({"variant": c["variant"]} if "variant" in c else {})}
+                   for c in entry["candidates"] if not any(part in c["entry"] for part in args.skip)]
+        pending = [outcome for outcome in pending if not journal.recorded(row, outcome)]
+        cudnn_pending = args.with_cudnn and not journal.recorded(row, None)
+        if not pending and not cudnn_pending:
+            continue
+        # Each problem's inputs from its own seed, so that a resumed run draws the same ones.
+        dy, w_krsc = _inputs(problem, np.random.default_rng([args.seed, index]))
         dy_d = cp.asarray(dy.view(np.uint16))
         filters = {layout: cp.asarray(filter_in_layout(w_krsc, layout).view(np.uint16)) for layout in ("krsc", "rsck")}
         reference = dgrad_reference(problem, cp.asarray(dy.astype(np.float64)),
                                     cp.asarray(w_krsc.astype(np.float64)), xp=cp)
         reference_norm = float(cp.linalg.norm(reference))
         dx_shape = (problem["n"], problem["h"], problem["w"], problem["c"])
-        row = {"key": entry["key"], "problem": problem, "candidates": []}
-        for candidate in entry["candidates"]:
-            if any(part in candidate["entry"] for part in args.skip):
-                continue
-            outcome = {"config": candidate["config"], "entry": candidate["entry"]}
-            if "variant" in candidate:
-                # A launch of a kernel other than the one its config implies (a comparison, never chosen).
-                outcome["variant"] = candidate["variant"]
+        records = {c["entry"] + c.get("variant", ""): c for c in entry["candidates"]}
+        for outcome in pending:
+            # A "variant" is a launch of a kernel other than the one its config implies (a comparison, never chosen).
+            candidate = records[outcome["entry"] + outcome.get("variant", "")]
+            journal.begin(row, outcome)
             try:
                 launcher = KernelLauncher(args.plan / "kernels" / candidate["fatbin"], candidate)
                 w_d = filters[launcher.filter_layout]
@@ -187,25 +243,29 @@ def measure(args) -> int:
                 outcome["unwritten"] = int(cp.count_nonzero(~cp.isfinite(dx)))
                 outcome["rel_l2"] = float(cp.linalg.norm(cp.nan_to_num(dx) - reference)) / reference_norm
                 outcome["valid"] = outcome["unwritten"] == 0 and outcome["rel_l2"] <= REL_L2_LIMIT
-                if outcome["valid"]:
+                if outcome["valid"] and not args.check_only:
                     timer = launcher.graph_time_ms if args.graph else launcher.time_ms
                     outcome["ms"] = timer(dy_d, w_d, dx_d, rounds=args.rounds, calls=args.calls)
             except Exception as error:  # noqa: BLE001 - a candidate that cannot run is recorded, not chosen
                 outcome["valid"] = False
                 outcome["error"] = f"{type(error).__name__}: {str(error).splitlines()[0][:200]}"
-            row["candidates"].append(outcome)
-        if args.with_cudnn:
+            journal.end(row, outcome)
+            if "error" in outcome and not _context_alive(cp):
+                _say(f"{entry['key']}: {outcome['entry']} left the CUDA context unusable; going on in a new process")
+                return RESTART_EXIT
+        if cudnn_pending:
+            journal.begin(row, None)
             try:
                 row["cudnn_ms"] = _cudnn_ms(problem, dy, w_krsc, graph=args.graph)
             except Exception as error:  # noqa: BLE001 - the candidates' timings stand without cuDNN's
                 row["cudnn_error"] = f"{type(error).__name__}: {str(error).splitlines()[0][:200]}"
+            journal.end(row, None)
         valid = [c for c in row["candidates"] if c.get("valid")]
-        best = min(valid, key=lambda c: c["ms"]) if valid else None
-        _say(f"{index}/{len(problems)} {entry['key']}: {len(valid)}/{len(row['candidates'])} valid, best "
-             f"{best['entry'] if best else '-'} {best['ms'] if best else float('nan'):.4f} ms"
+        timed = [c for c in valid if "ms" in c]
+        best = min(timed, key=lambda c: c["ms"]) if timed else None
+        _say(f"{index}/{len(problems)} {entry['key']}: {len(valid)}/{len(row['candidates'])} valid"
+             + (f", best {best['entry']} {best['ms']:.4f} ms" if best else "")
              + (f", cuDNN {row['cudnn_ms']:.4f} ms" if 'cudnn_ms' in row else ""))
-        results["problems"].append(row)
-        args.out.write_text(json.dumps(results, indent=1))
     return 0
 
 
@@ -240,8 +300,9 @@ def table(args) -> int:
                 return True
             return checked[c["entry"]] if c["entry"] in checked else is_current(c)
 
-        valid = sorted((c for c in row["candidates"] if c.get("valid") and "variant" not in c and admitted(c)
-                        and not any(part in c["entry"] for part in args.skip)), key=lambda c: c["ms"])
+        # A check-only run (measure --check-only) has no timings to choose by.
+        valid = sorted((c for c in row["candidates"] if c.get("valid") and "ms" in c and "variant" not in c
+                        and admitted(c) and not any(part in c["entry"] for part in args.skip)), key=lambda c: c["ms"])
         if not valid:
             continue
         same_run = next((c for c in valid if is_current(c)), None)
@@ -283,13 +344,16 @@ def main(argv: list[str] | None = None) -> int:
     p_build.add_argument("--sm80", choices=["all", "selected"], default="all",
                          help="every sm80 tile, or only the one the shipped table/heuristic selects")
     p_build.add_argument("--candidates", nargs="+", default=[""], metavar="SUBSTRING",
-                         help="only candidates whose entry point contains any of these, and the shipped kernel")
+                         help="only candidates whose entry point contains any of these (a whole entry point: "
+                              "that one alone), and the shipped kernel")
     p_build.add_argument("--skip", nargs="+", default=[], metavar="SUBSTRING",
                          help="with --candidates: leave out the candidates matched by a part of their name whose "
                               "entry point also contains any of these (a whole entry point named stays)")
     p_build.add_argument("--twins", nargs="+", default=[], metavar="FIELD",
                          help="also the shipped kernel of each problem with this boolean config field set (e.g. "
                               "thread_stores), where that is one of its candidates")
+    p_build.add_argument("--cross-dtype", action="store_true",
+                         help="also the kernel the table ships for the same layer in the other type (f16 <-> bf16)")
     p_build.add_argument("--only", nargs="+", default=[""], metavar="SUBSTRING",
                          help="only problems whose key contains any of these (e.g. _r1_s1_ for the 1x1 layers)")
     p_build.add_argument("--split-k", action="store_true",
@@ -312,6 +376,14 @@ def main(argv: list[str] | None = None) -> int:
                                 "which the host bounds for kernels under ~10 us (iree_cutlass.timing)")
     p_measure.add_argument("--skip", nargs="+", default=[], metavar="SUBSTRING",
                            help="leave out candidates whose entry point contains any of these")
+    p_measure.add_argument("--check-only", action="store_true",
+                           help="check each candidate's dx, time none (numerics of random problems)")
+    p_measure.add_argument("--hang-s", type=float, default=60.0, metavar="SECONDS",
+                           help="a candidate (or cuDNN) with no result after this long is recorded as hung, and "
+                                "the run goes on in a new process")
+    p_measure.add_argument("--resume", action="store_true",
+                           help="keep the results already in --out and measure only what they lack")
+    p_measure.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     p_table = sub.add_parser("table", help="write the fastest valid candidate per problem to a tuning table")
     p_table.add_argument("--results", type=pathlib.Path, required=True)
     p_table.add_argument("--card", default="h200")
@@ -325,9 +397,11 @@ def main(argv: list[str] | None = None) -> int:
                          help="keep a problem's current kernel, where this run measured it too, unless the "
                               "fastest beats it by more than this fraction (e.g. 0.01: the run's noise)")
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)   # measure's worker processes run these again
     started = time.perf_counter()
     code = {"build": build, "measure": measure, "table": table}[args.command](args)
-    _say(f"{args.command} took {time.perf_counter() - started:.1f} s")
+    if not getattr(args, "worker", False):
+        _say(f"{args.command} took {time.perf_counter() - started:.1f} s")
     return code
 
 

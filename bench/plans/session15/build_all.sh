@@ -4,8 +4,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../../.."
 rm -rf out/tune14 out/rand14 out/san14 out/var14a out/var14b out/var14c out/gpu out/gpu.tgz
 iree-cutlass-tune build --out out/tune14 --families sm90 --batches 256 --dtypes f16 bf16 --jobs 2 \
-  --candidates 256x128x64_s4_c1_e1 256x128x64_s4_c1_n2_e1 256x128x64_s4_c1_m2_e1 _e1_tr --skip _ts --twins thread_stores
-# The same new kernels on random odd problems (the twins by name, so that each is checked where it fits).
+  --candidates 256x128x64_s4_c1_e1 256x128x64_s4_c1_n2_e1 256x128x64_s4_c1_m2_e1 _e1_tr --skip _ts --twins thread_stores \
+  --cross-dtype
+# The same new kernels on random odd problems (the twins and the other type's kernels by name, so that each is
+# checked where it fits).
 iree-cutlass-tune build --out out/rand14 --families sm90 --random 16 --channel-multiple 8 --dtypes f16 bf16 --jobs 2 \
   --candidates _e1_tr 256x128x64_s4_c1_e1 256x128x64_s4_c1_n2_e1 256x128x64_s4_c1_m2_e1 \
   $(python3 bench/plans/session15/shipped_twins.py) --skip _ts

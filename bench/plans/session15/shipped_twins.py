@@ -1,9 +1,16 @@
-"""Prints the thread-store twin entry names of the sm90 kernels the table ships for the batch-256 layers."""
+"""Prints the entry names of the kernels that stand beside the table's batch-256 sm90 kernels in call A: the
+thread-store twin of each (where its threads copy at most 8 rows), and each layer's kernel from the other 16-bit
+type, built for this one (`iree-cutlass-tune build --cross-dtype`; the table's kernel for another layer is no
+proof that it is valid on this one, so `table --valid-in` wants them all in the random problems' results)."""
 import dataclasses
 
+from iree_cutlass import tune
 from iree_cutlass.plugin.select import select_kernel
 from iree_cutlass.workloads import dgrad_problem, resnet50_layers
 
-shipped = {select_kernel(dgrad_problem(layer)) for layer in resnet50_layers((256,), ("f16", "bf16"))}
-print(" ".join(sorted(dataclasses.replace(c, thread_stores=True).name for c in shipped
-                      if c.family == "sm90" and c.copy_rows_per_thread <= 8)))
+problems = [dgrad_problem(layer) for layer in resnet50_layers((256,), ("f16", "bf16"))]
+shipped = {select_kernel(problem) for problem in problems}
+twins = {dataclasses.replace(c, thread_stores=True) for c in shipped
+         if c.family == "sm90" and c.copy_rows_per_thread <= 8}
+siblings = {tune._sibling_kernel(problem, "sm_90") for problem in problems}
+print(" ".join(sorted(c.name for c in twins | siblings)))
