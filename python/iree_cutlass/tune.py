@@ -27,6 +27,12 @@ REL_L2_LIMIT = 1e-2
 ENTRY_PREFIX = "iree_cutlass_dgrad_"   # every kernel's entry point begins so
 
 
+def names_any(entry: str, parts) -> bool:
+    """Whether `entry` is named by any of `parts`: a whole entry point names that kernel alone (as a substring it
+    would also name its suffixed relatives), anything else any entry point containing it."""
+    return any(entry == part if part.startswith(ENTRY_PREFIX) else part in entry for part in parts)
+
+
 def _say(message: str) -> None:
     print(f"[tune] {message}", file=sys.stderr, flush=True)
 
@@ -56,16 +62,14 @@ def build(args) -> int:
         # Only the named candidates (none but the twins when --candidates is not given) and the shipped kernel's
         # twins, next to the kernel shipped today (the same-run baseline).
         named = [part for part in args.candidates if part] if args.candidates != [""] else []
-        # A whole entry point names that kernel alone (as a part it would also match its suffixed relatives).
-        whole = {part for part in named if part.startswith(ENTRY_PREFIX)}
-        parts = [part for part in named if part not in whole]
+        whole = [part for part in named if part.startswith(ENTRY_PREFIX)]   # named whole: kept despite --skip
         for problem, configs in candidates.items():
             shipped = select_kernel(problem, arch=args.arch)
             twins = [twin for field in args.twins if (twin := _twin(shipped, field)) is not None]
             if args.cross_dtype:
                 twins.append(_sibling_kernel(problem, args.arch))
-            candidates[problem] = [c for c in configs if c == shipped or c in twins or c.name in whole or (
-                any(part in c.name for part in parts) and not any(part in c.name for part in args.skip))]
+            candidates[problem] = [c for c in configs if c == shipped or c in twins or names_any(c.name, whole) or (
+                names_any(c.name, named) and not names_any(c.name, args.skip))]
     configs = list(dict.fromkeys(c for cs in candidates.values() for c in cs))
     _say(f"{len(problems)} problems, {len(configs)} distinct candidate kernels to build for {args.arch}")
     try:
@@ -215,7 +219,7 @@ def _measure_worker(args) -> int:
         row = journal.row(entry["key"], problem)
         pending = [{"config": c["config"], "entry": c["entry"],
                     **({"variant": c["variant"]} if "variant" in c else {})}
-                   for c in entry["candidates"] if not any(part in c["entry"] for part in args.skip)]
+                   for c in entry["candidates"] if not names_any(c["entry"], args.skip)]
         pending = [outcome for outcome in pending if not journal.recorded(row, outcome)]
         cudnn_pending = args.with_cudnn and not journal.recorded(row, None)
         if not pending and not cudnn_pending:
@@ -302,7 +306,7 @@ def table(args) -> int:
 
         # A check-only run (measure --check-only) has no timings to choose by.
         valid = sorted((c for c in row["candidates"] if c.get("valid") and "ms" in c and "variant" not in c
-                        and admitted(c) and not any(part in c["entry"] for part in args.skip)), key=lambda c: c["ms"])
+                        and admitted(c) and not names_any(c["entry"], args.skip)), key=lambda c: c["ms"])
         if not valid:
             continue
         same_run = next((c for c in valid if is_current(c)), None)
@@ -348,7 +352,8 @@ def main(argv: list[str] | None = None) -> int:
                               "that one alone), and the shipped kernel")
     p_build.add_argument("--skip", nargs="+", default=[], metavar="SUBSTRING",
                          help="with --candidates: leave out the candidates matched by a part of their name whose "
-                              "entry point also contains any of these (a whole entry point named stays)")
+                              "entry point also contains any of these (a whole entry point: that one; a whole entry "
+                              "point named in --candidates stays)")
     p_build.add_argument("--twins", nargs="+", default=[], metavar="FIELD",
                          help="also the shipped kernel of each problem with this boolean config field set (e.g. "
                               "thread_stores), where that is one of its candidates")
@@ -375,7 +380,8 @@ def main(argv: list[str] | None = None) -> int:
                            help="time CUDA-graph replays (GPU time alone) instead of loops of host launches, "
                                 "which the host bounds for kernels under ~10 us (iree_cutlass.timing)")
     p_measure.add_argument("--skip", nargs="+", default=[], metavar="SUBSTRING",
-                           help="leave out candidates whose entry point contains any of these")
+                           help="leave out candidates whose entry point contains any of these (a whole entry "
+                                "point: that one alone)")
     p_measure.add_argument("--check-only", action="store_true",
                            help="check each candidate's dx, time none (numerics of random problems)")
     p_measure.add_argument("--hang-s", type=float, default=60.0, metavar="SECONDS",
@@ -389,7 +395,8 @@ def main(argv: list[str] | None = None) -> int:
     p_table.add_argument("--card", default="h200")
     p_table.add_argument("--out", type=pathlib.Path, default=None)
     p_table.add_argument("--skip", nargs="+", default=[], metavar="SUBSTRING",
-                         help="never choose candidates whose entry point contains any of these")
+                         help="never choose candidates whose entry point contains any of these (a whole entry "
+                              "point: that one alone)")
     p_table.add_argument("--valid-in", type=pathlib.Path, nargs="+", default=[], metavar="RESULTS",
                          help="measure results (e.g. of random problems, iree-cutlass-tune build --random) that a "
                               "kernel other than the table's own must appear in, valid in every run, to be chosen")

@@ -141,3 +141,41 @@ def test_kernel_variants_refuse_an_entry_the_layer_does_not_offer(tmp_path, caps
     assert kernel_variants.build(args) == 2
     assert "is not a candidate for s4_1x1_1024_512_n256_f16" in capsys.readouterr().err
     assert not (tmp_path / "v").exists()
+
+
+SANITIZER_LOGS = pathlib.Path(__file__).resolve().parents[2] / "bench" / "sanitizer_logs.py"
+
+
+def test_sanitizer_logs_clear_only_kernels_every_log_launched_and_none_named(tmp_path):
+    # Lines as compute-sanitizer and bench/sanitize_kernels.py print them (the race report is session 4's).
+    spec = importlib.util.spec_from_file_location("sanitizer_logs", SANITIZER_LOGS)
+    logs = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(logs)
+    a, b, c, d = (f"iree_cutlass_dgrad_sm90_f16_128x128x64_s3_c1{suffix}" for suffix in ("", "_e1", "_ts", "_k4"))
+    memcheck = "\n".join([
+        "========= COMPUTE-SANITIZER",
+        f"{a:64s} on s1_1x1_64_64_n2_f16        unwritten=0",
+        f"{b:64s} on s1_1x1_64_64_n2_f16        unwritten=3",
+        f"{c:64s} on s1_1x1_64_64_n2_f16        unwritten=0",
+        f"{d:64s} on s1_1x1_64_64_n2_f16        unwritten=0",
+        "========= ERROR SUMMARY: 0 errors"])
+    racecheck = "\n".join([
+        "========= COMPUTE-SANITIZER",
+        f"{a:64s} on s1_1x1_64_64_n2_f16        unwritten=0",
+        f"{b:64s} on s1_1x1_64_64_n2_f16        unwritten=0",
+        f"========= Error: Race reported between Write access at {d}+0x5230",
+        f"=========     and Read access at {d}+0x5710 [31744 hazards]",
+        f"{d:64s} on s1_1x1_64_64_n2_f16        unwritten=0"])   # cut short: c never ran here
+    clean, flagged = logs.clean_kernels([memcheck, racecheck])
+    assert clean == {a} and flagged == {b, d}
+    (tmp_path / "m.txt").write_text(memcheck)
+    (tmp_path / "r.txt").write_text(racecheck)
+    results = {"problems": [{"candidates": [{"entry": e} for e in (a, b, c, d, a + "_n2")]}]}
+    (tmp_path / "tune.json").write_text(json.dumps(results))
+    import contextlib
+    import io
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert logs.main(["--logs", str(tmp_path / "m.txt"), str(tmp_path / "r.txt"),
+                          "--unverified-in", str(tmp_path / "tune.json"), "--only", "_e1", "_ts", "_k4"]) == 0
+    assert printed.getvalue().split() == sorted([b, c, d])

@@ -42,6 +42,13 @@ def test_table_skip_leaves_named_candidates_out(tmp_path):
     assert config_from_dict(entry["config"]) == configs[3] and entry["valid"] == 2
 
 
+def test_a_whole_entry_point_names_one_kernel_and_a_part_names_every_kernel_containing_it():
+    ring = "iree_cutlass_dgrad_sm90_f16_256x128x64_s4_c1_e1"
+    assert tune.names_any(ring, [ring]) and not tune.names_any(ring + "_tr", [ring])
+    assert tune.names_any(ring + "_tr", ["_e1"]) and tune.names_any(ring + "_tr", ["x", "_tr"])
+    assert not tune.names_any(ring, []) and not tune.names_any(ring, ["_ts"])
+
+
 def test_table_skips_problems_with_no_valid_candidate_and_keeps_old_entries(tmp_path):
     layers = resnet50_layers((8,), ("f16",))
     first, second = dgrad_problem(layers[0]), dgrad_problem(layers[1])

@@ -1,0 +1,71 @@
+"""Reads compute-sanitizer logs of bench/sanitize_kernels.py and says which kernels they show clean.
+
+    python3 bench/sanitizer_logs.py --logs memcheck.txt racecheck.txt                  # a line per kernel
+    python3 bench/sanitizer_logs.py --logs memcheck.txt racecheck.txt \\
+        --unverified-in tune.json --only _e1 _ts       # entry points for `iree-cutlass-tune table --skip`
+
+A kernel is clean when every log has its launch line (`<entry> on <tag> unwritten=0`, printed after the launch
+returned, so after the sanitizer reported on it) and no sanitizer line names it (memcheck's and racecheck's
+reports name the kernel in their "at" / "in" lines). A log cut short by a time limit leaves the kernels it did not
+reach unverified, not clean.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import re
+import sys
+
+ENTRY = re.compile(r"iree_cutlass_dgrad_[A-Za-z0-9_]+")
+LAUNCH = re.compile(r"^(iree_cutlass_dgrad_[A-Za-z0-9_]+)\s+on\s+\S+\s+unwritten=(\d+)")
+
+
+def read_log(text: str) -> tuple[set[str], set[str]]:
+    """(kernels launched with every element written, kernels a sanitizer line names) of one log."""
+    launched, named = set(), set()
+    for line in text.splitlines():
+        if line.startswith("========="):
+            named.update(ENTRY.findall(line))
+        elif (match := LAUNCH.match(line)) and match.group(2) == "0":
+            launched.add(match.group(1))
+    return launched, named
+
+
+def clean_kernels(texts: list[str]) -> tuple[set[str], set[str]]:
+    """(clean in every log, named by a sanitizer line or left unwritten in any log)."""
+    logs = [read_log(text) for text in texts]
+    flagged = set().union(*(named for _, named in logs))
+    for text in texts:
+        flagged |= {m.group(1) for line in text.splitlines() if (m := LAUNCH.match(line)) and m.group(2) != "0"}
+    clean = set.intersection(*(launched for launched, _ in logs)) - flagged if logs else set()
+    return clean, flagged
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--logs", type=pathlib.Path, nargs="+", required=True)
+    parser.add_argument("--unverified-in", type=pathlib.Path, default=None, metavar="RESULTS",
+                        help="print the candidates of these measure results that the logs do not show clean")
+    parser.add_argument("--only", nargs="+", default=[""], metavar="SUBSTRING",
+                        help="with --unverified-in: only candidates whose entry point contains one of these")
+    args = parser.parse_args(argv)
+    try:
+        texts = [log.read_text(errors="replace") for log in args.logs]
+        results = json.loads(args.unverified_in.read_text()) if args.unverified_in else None
+    except (OSError, ValueError) as error:
+        print(f"sanitizer_logs: error: {error}", file=sys.stderr)
+        return 1
+    clean, flagged = clean_kernels(texts)
+    if results is None:
+        for entry in sorted(clean | flagged):
+            print(f"{entry} {'flagged' if entry in flagged else 'clean'}")
+        return 0
+    entries = {c["entry"] for row in results["problems"] for c in row["candidates"]}
+    print(" ".join(sorted(e for e in entries if any(part in e for part in args.only) and e not in clean)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
