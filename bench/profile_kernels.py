@@ -4,7 +4,8 @@
         python3 bench/profile_kernels.py --plan out/tune --pick KEY_SUBSTRING=ENTRY_SUBSTRING ...
         python3 bench/profile_kernels.py --bundle out/gpu --tags s2_1x1_512_128_n256_f16 ...
 
-Each pick names a problem (a substring of its key) and a candidate (a substring of its entry point); with
+Each pick names a problem (a substring of its key) and a candidate (a substring of its entry point, or the whole
+entry point); with
 --bundle, each tag names a case of a GPU-check bundle (bench/prepare_gpu.py) and its shipped kernel. Inputs are
 random (never zeros). Only CuPy touches the GPU, so the profile holds our kernels alone.
 """
@@ -49,12 +50,13 @@ def main() -> int:
 
 def _picks(args):
     """(label, problem, fatbin, launch record) of each kernel to launch."""
+    from iree_cutlass.tune import names_any   # a whole entry point names that kernel alone
     if args.plan:
         plan = json.loads((args.plan / "plan.json").read_text())
         for pick in args.pick:
             key_part, entry_part = pick.split("=", 1)
             entry = next(e for e in plan["problems"] if key_part in e["key"])
-            candidate = next(c for c in entry["candidates"] if entry_part in c["entry"])
+            candidate = next(c for c in entry["candidates"] if names_any(c["entry"], [entry_part]))
             yield entry["key"], entry["problem"], args.plan / "kernels" / candidate["fatbin"], candidate
         return
     cases = {c["tag"]: c for c in json.loads((args.bundle / "cases.json").read_text())["cases"]}
