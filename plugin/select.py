@@ -168,9 +168,10 @@ def heuristic_config(problem: DgradProblem, arch: str = "sm_90", families=ALL_FA
     """A default kernel with no GPU at hand. On sm_90 the sm90 kernel where it supports the problem (f16/bf16,
     channels of 8): it was the fastest on 76 of the 88 ResNet-50 problems on the H200
     (bench/results/h200_2026-12-02_tune_sm90.json). Otherwise the sm80 tiles fitted to the H200 measurements of
-    shared/reference (cutlass2x.jsonl, ResNet-50 layers at batch 8 and 256). sm80: 128x128 once it fills a wave of SMs, 128x256 for strided problems with C >= 256
-    and two waves of it, else 64x128 (64x64 when C <= 64); odd channels of 16-bit types take the same tile
-    with 2 stages (unit stride only). f32 (3xTF32, unmeasured): CUTLASS's 16-deep fast-f32 tiles of the same shapes."""
+    shared/reference (cutlass2x.jsonl, ResNet-50 layers at batch 8 and 256). sm80: 128x128 once it fills a wave
+    of SMs, 128x256 for strided problems with C >= 256 and two waves of it, else 64x128 (64x64 when C <= 64); odd
+    channels of 16-bit types take the same tile with 2 stages (unit stride only). f32 (3xTF32, unmeasured):
+    CUTLASS's 16-deep fast-f32 tiles of the same shapes."""
     sm80_allowed = "sm80" in families
     if "sm90" in families and family_runs_on("sm90", arch) and (problem.dtype in sm90.DTYPES or not sm80_allowed):
         config = sm90_heuristic_config(problem)  # NoKernel for other element types
@@ -241,4 +242,5 @@ def select_kernel(problem: DgradProblem, card: str = DEFAULT_CARD, arch: str = "
     return config
 
 
-__all__ = ["ALL_FAMILIES", "NoKernel", "candidate_configs", "config_to_dict", "heuristic_config", "select_kernel", "tuned_config"]
+__all__ = ["ALL_FAMILIES", "NoKernel", "candidate_configs", "config_to_dict", "heuristic_config", "select_kernel",
+           "tuned_config"]

@@ -365,7 +365,8 @@ def main(argv: list[str] | None = None) -> int:
                          help="also the sm90 split-K kernels (not shipped: racecheck cannot verify their handoff)")
     p_build.add_argument("--random", type=int, default=0, metavar="N",
                          help="N random problems (workloads.random_layers, as bench/prepare_gpu.py --random) "
-                              "instead of the ResNet-50 layers: a numerics check of the candidate kernels on odd shapes")
+                              "instead of the ResNet-50 layers: a numerics check of the candidate kernels on odd "
+                              "shapes")
     p_build.add_argument("--seed", type=int, default=5)
     p_build.add_argument("--channel-multiple", type=int, default=8, help="random problems' C and K divide by it")
     p_measure = sub.add_parser("measure", help="on a GPU: check and time every candidate")

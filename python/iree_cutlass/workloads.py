@@ -78,7 +78,8 @@ class ConvLayer:
     def min_bytes(self) -> int:
         """dy and w read once, dx written once."""
         from iree_cutlass.plugin.problem import ELEMENT_BYTES
-        return ELEMENT_BYTES[self.dtype] * (self.n * self.p * self.q * self.k + self.r * self.r * self.c * self.k + self.n * self.h * self.w * self.c)
+        return ELEMENT_BYTES[self.dtype] * (self.n * self.p * self.q * self.k + self.r * self.r * self.c * self.k
+                                            + self.n * self.h * self.w * self.c)
 
 
 def resnet50_layers(batches=BATCHES, dtypes=DTYPES) -> list[ConvLayer]:
