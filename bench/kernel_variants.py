@@ -77,15 +77,6 @@ VARIANTS = {
                        '  asm volatile("prefetch.tensormap [%0];" :: '
                        '"l"(reinterpret_cast<uint64_t>(gmem_desc)) : "memory");'
                        '\n}\n\n// Split-K'),),
-    # Clusters: a stage released to each CTA once a warpgroup (its warp d signals CTA d, after its own wait for
-    # the MMAs, as CUTLASS's multicast pipeline signals) instead of once a warp: 4 arrivals a stage, not 16.
-    "wg_release": (
-        ("cutlass::arch::ClusterBarrier::init(&smem.empty[stage], kMmaThreads / 32 * kCluster);",
-         "cutlass::arch::ClusterBarrier::init(&smem.empty[stage], (kCluster > 1 ? kMmaThreads / 128 : "
-         "kMmaThreads / 32) * kCluster);"),
-        ("for (int cta = 0; cta < kCluster; ++cta) cutlass::arch::ClusterBarrier::arrive(&smem.empty[stage], cta, 1);",
-         "if (int(threadIdx.x / 32) % 4 < kCluster) "
-         "cutlass::arch::ClusterBarrier::arrive(&smem.empty[stage], int(threadIdx.x / 32) % 4, 1);")),
 }
 
 # Layers whose time per launch is short enough for the start to matter: batch 8 (4-12 us) and the shortest

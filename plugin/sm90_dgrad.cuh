@@ -347,9 +347,12 @@ __device__ __forceinline__ float4 load_peer(float const* local, uint32_t cta) {
 // kThreadStores: the staged blocks leave shared memory through the consumer threads (16-byte loads from shared
 // memory, 16-byte global stores, edges clipped by each thread) instead of TMA stores. A TMA store shares the SM's
 // TMA unit with the producer's loads, so it may wait behind them, and the staging slot with it.
+// kWgRelease: in a 2-CTA cluster each consumer warpgroup releases a stage once to each CTA (its warp d signals
+// CTA d), as CUTLASS's multicast pipeline does: 4 arrivals a stage on each CTA's barrier instead of 16 (every
+// consumer warp to both). One warp may speak for its warpgroup: a wgmma group completes for the whole warpgroup.
 template <class Element, int kTileM, int kTileN, int kStages, int kCtasPerSm, bool kPingpong, int kCluster,
           int kResidentK = 0, int kStoreSlots = 0, int kSplitK = 1, bool kWgStores = false, bool kTransposed = false,
-          int kTileBuffers = 1, bool kShareDy = false, bool kThreadStores = false>
+          int kTileBuffers = 1, bool kShareDy = false, bool kThreadStores = false, bool kWgRelease = false>
 struct DgradKernel {
   static_assert(kCtasPerSm == 1 || kCtasPerSm == 2, "one or two CTAs per SM");
   static_assert(kCluster == 1 || kCluster == 2, "clusters of one or two CTAs, along M or (kShareDy) channels");
@@ -372,6 +375,7 @@ struct DgradKernel {
                 "only with 128 channels and one staging tile");
   static_assert(kTileBuffers == 1 || (kTileBuffers == 2 && kTransposed), "two staging tiles are for transposed tiles");
   static_assert(!kThreadStores || kSplitK == 1, "thread stores are not for split-K kernels");
+  static_assert(!kWgRelease || kCluster == 2, "a warpgroup release is for 2-CTA clusters");
   static constexpr int kClusterCtas = kCluster * kSplitK;   // CTAs of one cluster (__cluster_dims__)
   static constexpr bool kResident = kResidentK > 0;
   static constexpr int kBBlocks = kResident ? kResidentK : kStages;  // B buffers: K blocks or ring stages
@@ -465,8 +469,9 @@ struct DgradKernel {
 #pragma unroll
       for (int stage = 0; stage < kStages; ++stage) {
         cutlass::arch::ClusterTransactionBarrier::init(&smem.full[stage], 1);
-        // Released by the tile's consumer warps in every CTA of the cluster (they all read this stage's filter).
-        cutlass::arch::ClusterBarrier::init(&smem.empty[stage], kMmaThreads / 32 * kCluster);
+        // Released by the tile's consumer warps (kWgRelease: warpgroups) in every CTA of the cluster (they all
+        // read this stage's shared operand).
+        cutlass::arch::ClusterBarrier::init(&smem.empty[stage], kMmaThreads / (kWgRelease ? 128 : 32) * kCluster);
       }
       cutlass::arch::ClusterBarrier::init(&smem.turn[0], 1);
       cutlass::arch::ClusterBarrier::init(&smem.turn[1], 1);
@@ -1126,7 +1131,10 @@ struct DgradKernel {
   static __device__ __forceinline__ void release(SharedStorage& smem, int stage, int lane) {
     __syncwarp();
     if (lane == 0) {
-      if constexpr (kCluster > 1) {
+      if constexpr (kWgRelease) {
+        int const warp_in_group = int(threadIdx.x / 32) % 4;
+        if (warp_in_group < kCluster) cutlass::arch::ClusterBarrier::arrive(&smem.empty[stage], warp_in_group, 1);
+      } else if constexpr (kCluster > 1) {
         for (int cta = 0; cta < kCluster; ++cta) cutlass::arch::ClusterBarrier::arrive(&smem.empty[stage], cta, 1);
       } else {
         cutlass::arch::ClusterBarrier::arrive(&smem.empty[stage]);
@@ -1154,7 +1162,7 @@ struct DgradKernel {
 // The extern "C" entry point of one configuration, in IREE's CUDA ABI: bindings, then 32-bit push constants.
 #define IREE_CUTLASS_SM90_DGRAD_ENTRY(NAME, ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG, CLUSTER,  \
                                       RESIDENT_K, STORE_SLOTS, SPLIT_K, WG_STORES, TRANSPOSED, TILE_BUFFERS,  \
-                                      SHARE_DY, THREAD_STORES)                                               \
+                                      SHARE_DY, THREAD_STORES, WG_RELEASE)                                    \
   extern "C" __global__ void __cluster_dims__((CLUSTER) * (SPLIT_K), 1, 1)                                    \
       __launch_bounds__(iree_cutlass_sm90::kThreads, CTAS_PER_SM) NAME(                                       \
       ELEMENT const* dy, ELEMENT const* w_rsck, ELEMENT* dx, uint8_t* workspace, uint32_t n, uint32_t h,       \
@@ -1172,6 +1180,6 @@ struct DgradKernel {
         {stride_h_value, stride_h_mul, stride_h_shift}, {stride_w_value, stride_w_mul, stride_w_shift}};      \
     iree_cutlass_sm90::DgradKernel<ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG, CLUSTER,          \
                                    RESIDENT_K, STORE_SLOTS, SPLIT_K, WG_STORES, TRANSPOSED, TILE_BUFFERS,     \
-                                   SHARE_DY, THREAD_STORES>::run(                                             \
+                                   SHARE_DY, THREAD_STORES, WG_RELEASE>::run(                                 \
         dy, w_rsck, dx, workspace, shape);                                                                    \
   }

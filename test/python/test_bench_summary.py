@@ -136,7 +136,7 @@ def test_kernel_variants_refuse_an_entry_the_layer_does_not_offer(tmp_path, caps
     # kernel for an f16 layer) is refused before anything is compiled or written.
     import argparse
     kernel_variants = _load("kernel_variants")
-    args = argparse.Namespace(out=tmp_path / "v", variants=["wg_release"], probes=False, jobs=1,
+    args = argparse.Namespace(out=tmp_path / "v", variants=["no_store"], probes=False, jobs=1,
                               tags=["s4_1x1_1024_512_n256_f16=iree_cutlass_dgrad_sm90_bf16_128x256x64_s4_c1_n2_e2_ws"])
     assert kernel_variants.build(args) == 2
     assert "is not a candidate for s4_1x1_1024_512_n256_f16" in capsys.readouterr().err

@@ -548,3 +548,24 @@ def test_thread_stores_limits_and_candidates():
     names = {c.name for c in sm90.candidate_configs(prob)}
     assert twin.name in names and shipped.name in names
     assert not any(name.endswith("_ts") and ("_384x" in name or "_512x" in name) for name in names)
+
+
+def test_wg_release_limits_and_candidates():
+    # A warpgroup release changes only how a 2-CTA cluster's consumers free a stage: same shared memory, a `_wr`
+    # twin of every clustered candidate (both directions), refused without a 2-CTA cluster.
+    clustered = sm90.Sm90Config("f16", 256, 128, 4, 1, cluster=2, share_dy=True, store_slots=1)
+    twin = dataclasses.replace(clustered, wg_release=True)
+    assert twin.name == clustered.name + "_wr" == "iree_cutlass_dgrad_sm90_f16_256x128x64_s4_c1_n2_e1_wr"
+    assert sm90.smem_bytes(twin) == sm90.smem_bytes(clustered)
+    for fields in (dict(), dict(split_k=2)):
+        with pytest.raises(ValueError, match="warpgroup release"):
+            sm90.Sm90Config(**{"dtype": "f16", "tile_m": 128, "tile_n": 128, "stages": 3, "ctas_per_sm": 1,
+                               "wg_release": True, **fields})
+    prob = DgradProblem(256, 14, 14, 1024, 512, 1, 1, 14, 14, 0, 0, 1, 1, "f16")
+    candidates = sm90.candidate_configs(prob)
+    released = {c for c in candidates if c.wg_release}
+    assert released == {dataclasses.replace(c, wg_release=True) for c in candidates if c.cluster == 2 and not c.wg_release}
+    assert twin in released and any(not c.share_dy for c in released)
+    # The template's last arguments: share_dy, thread_stores, wg_release.
+    assert "1, true, false, true>;" in sm90.generate_source(twin)
+    assert "1, true, false, false>;" in sm90.generate_source(clustered)

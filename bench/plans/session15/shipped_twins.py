@@ -1,7 +1,8 @@
 """Prints the entry names of the kernels that stand beside the table's batch-256 sm90 kernels in call A: the
-thread-store twin of each (where its threads copy at most 8 rows), and each layer's kernel from the other 16-bit
-type, built for this one (`iree-cutlass-tune build --cross-dtype`; the table's kernel for another layer is no
-proof that it is valid on this one, so `table --valid-in` wants them all in the random problems' results)."""
+thread-store twin of each (where its threads copy at most 8 rows), the warpgroup-release twin of each clustered
+one, and each layer's kernel from the other 16-bit type, built for this one (`iree-cutlass-tune build
+--cross-dtype`; the table's kernel for another layer is no proof that it is valid on this one, so `table
+--valid-in` wants them all in the random problems' results)."""
 import dataclasses
 
 from iree_cutlass import tune
@@ -12,5 +13,6 @@ problems = [dgrad_problem(layer) for layer in resnet50_layers((256,), ("f16", "b
 shipped = {select_kernel(problem) for problem in problems}
 twins = {dataclasses.replace(c, thread_stores=True) for c in shipped
          if c.family == "sm90" and c.copy_rows_per_thread <= 8}
+twins |= {dataclasses.replace(c, wg_release=True) for c in shipped if c.family == "sm90" and c.cluster == 2}
 siblings = {tune._sibling_kernel(problem, "sm_90") for problem in problems}
 print(" ".join(sorted(c.name for c in twins | siblings)))
