@@ -67,9 +67,6 @@ class Journal:
             self.document["problems"].append(self._rows[key])
         return self._rows[key]
 
-    def has_problem(self, key: str) -> bool:
-        return key in self._rows
-
     @staticmethod
     def recorded(row: dict, outcome: dict) -> bool:
         """Whether `row` already holds this candidate (entry and variant) or, for outcome None, cuDNN's figure."""
