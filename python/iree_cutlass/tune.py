@@ -175,6 +175,9 @@ def measure(args) -> int:
         print(f"iree-cutlass-tune: error: no plan.json in {args.plan} (make one with iree-cutlass-tune build)",
               file=sys.stderr)
         return 1
+    if not args.out.parent.is_dir():
+        print(f"iree-cutlass-tune: error: no directory {args.out.parent} for the results", file=sys.stderr)
+        return 1
     if args.worker:
         return _measure_worker(args)
     from iree_cutlass.measure_journal import supervise

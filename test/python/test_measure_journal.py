@@ -100,6 +100,14 @@ def test_measure_without_a_plan_is_a_one_line_error(tmp_path):
     assert "Traceback" not in result.stderr, result.stderr
 
 
+def test_measure_into_a_missing_directory_is_a_one_line_error(tmp_path):
+    (tmp_path / "plan.json").write_text(json.dumps({"arch": "sm_90", "problems": []}))
+    result = subprocess.run([sys.executable, "-m", "iree_cutlass.tune", "measure", "--plan", str(tmp_path),
+                             "--out", str(tmp_path / "no" / "r.json")], capture_output=True, text=True)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "error: no directory" in result.stderr
+
+
 def test_measure_without_cupy_is_a_one_line_error(tmp_path):
     pytest.importorskip("numpy")
     try:
