@@ -865,13 +865,17 @@ struct DgradKernel {
                                    Element* dx) const {
       int const c = channel0 + chunk * 8;
       if (c >= int(d.c)) return;
+      // Through a tensor on the shared-memory pointer, as stmatrix staged it: the 128-byte swizzle acts on the
+      // address there, and evaluating SmemLayoutBlock as a function (element offsets) gives other chunks for
+      // three rows in four (measured: every `_ts` kernel's dx wrong in session 15's first GPU call).
+      Tensor const staged = make_tensor(make_smem_ptr(slot), SmemLayoutBlock{});
       CUTE_UNROLL
       for (int i = 0; i < kRowsPerThread; ++i) {
         int const n = t.n0 + int(packed[i] >> 18), h = t.i0 + int(packed[i] >> 9 & 511u),
                   w = t.j0 + int(packed[i] & 511u);
         if (n >= int(d.n) || h >= t.rows || w >= t.cols) continue;
         int const m = first_row + i * (kCopyThreads / 8);
-        uint4 const v = *reinterpret_cast<uint4 const*>(slot + SmemLayoutBlock{}(m, chunk * 8));
+        uint4 const v = *reinterpret_cast<uint4 const*>(&staged(m, chunk * 8));
         size_t const pixel = (size_t(n) * d.h + size_t(h) * d.stride_h + t.ph) * d.w + size_t(w) * d.stride_w + t.pw;
         *reinterpret_cast<uint4*>(dx + pixel * d.c + c) = v;
       }

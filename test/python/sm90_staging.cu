@@ -60,13 +60,16 @@ int check_thread_stores(char const* name, int n0, int i0, int j0, int c0) {
   d.box_n = 2; d.box_h = kTileM / 32; d.box_w = 16;
   iree_cutlass_sm90::Tile t{};
   t.n0 = n0; t.i0 = i0; t.j0 = j0; t.c0 = c0; t.ph = 1; t.pw = 0; t.rows = 4; t.cols = 20;
-  std::vector<Element> slot(kTileM * 64), dx(size_t(d.n) * d.h * d.w * d.c, Element(-1.0f));
-  auto const layout = typename Kernel::SmemLayoutBlock{};
+  std::vector<Element> dx(size_t(d.n) * d.h * d.w * d.c, Element(-1.0f));
+  // The block staged as stmatrix stages it: through a tensor on the shared-memory pointer, whose 128-byte swizzle
+  // acts on the address (so the block is 1024-byte aligned, as in the kernel's shared storage).
+  alignas(1024) static Element slot[256 * 64];
+  Tensor staged = make_tensor(make_smem_ptr(slot), typename Kernel::SmemLayoutBlock{});
   for (int m = 0; m < kTileM; ++m)
-    for (int k = 0; k < 64; ++k) slot[layout(m, k)] = Element(float(m * 64 + k) / 8.0f);
+    for (int k = 0; k < 64; ++k) staged(m, k) = Element(float(m * 64 + k) / 8.0f);
   for (int group = 0; group < kGroups; ++group)
     for (int thread = 0; thread < Kernel::kCopyThreads; ++thread)
-      Kernel::ThreadRows::make(d, thread, group * kTileM / kGroups).copy_out(slot.data(), t, d, t.c0, dx.data());
+      Kernel::ThreadRows::make(d, thread, group * kTileM / kGroups).copy_out(slot, t, d, t.c0, dx.data());
   int written = 0;
   for (int n = 0; n < int(d.n); ++n)
     for (int h = 0; h < int(d.h); ++h)
