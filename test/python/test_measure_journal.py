@@ -1,6 +1,7 @@
 """The measure journal: a candidate that hangs, crashes its process or poisons the CUDA context costs only itself
 (iree_cutlass.measure_journal; the GPU side is iree-cutlass-tune measure, run through the device tool)."""
 
+import faulthandler
 import json
 import subprocess
 import sys
@@ -11,6 +12,14 @@ import pytest
 from iree_cutlass.measure_journal import DIED, RESTART_EXIT, Journal, marker_path, supervise
 
 HEADER = {"arch": "sm_90", "commit": "abc", "timing": "graph"}
+
+
+@pytest.fixture(autouse=True)
+def no_watchdog_left_armed():
+    # Journal.begin arms faulthandler's watchdog in this process; a test that leaves a candidate "in flight" must
+    # not leave it armed, or it would end the whole pytest run limit_s later (exit 1, output lost).
+    yield
+    faulthandler.cancel_dump_traceback_later()
 PROBLEM = {"n": 1}
 
 
