@@ -23,22 +23,21 @@ LAUNCH = re.compile(r"^(iree_cutlass_dgrad_[A-Za-z0-9_]+)\s+on\s+\S+\s+unwritten
 
 
 def read_log(text: str) -> tuple[set[str], set[str]]:
-    """(kernels launched with every element written, kernels a sanitizer line names) of one log."""
-    launched, named = set(), set()
+    """(kernels launched with every element written, kernels a sanitizer line names or left unwritten) of one
+    log."""
+    launched, flagged = set(), set()
     for line in text.splitlines():
         if line.startswith("========="):
-            named.update(ENTRY.findall(line))
-        elif (match := LAUNCH.match(line)) and match.group(2) == "0":
-            launched.add(match.group(1))
-    return launched, named
+            flagged.update(ENTRY.findall(line))
+        elif match := LAUNCH.match(line):
+            (launched if match.group(2) == "0" else flagged).add(match.group(1))
+    return launched, flagged
 
 
 def clean_kernels(texts: list[str]) -> tuple[set[str], set[str]]:
     """(clean in every log, named by a sanitizer line or left unwritten in any log)."""
     logs = [read_log(text) for text in texts]
     flagged = set().union(*(named for _, named in logs))
-    for text in texts:
-        flagged |= {m.group(1) for line in text.splitlines() if (m := LAUNCH.match(line)) and m.group(2) != "0"}
     clean = set.intersection(*(launched for launched, _ in logs)) - flagged if logs else set()
     return clean, flagged
 

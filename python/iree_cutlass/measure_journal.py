@@ -50,9 +50,7 @@ class Journal:
         self.save()
 
     def _record_died(self, in_flight: dict) -> None:
-        row = self._rows.get(in_flight["key"])
-        if row is None:
-            row = self.row(in_flight["key"], in_flight["problem"])
+        row = self.row(in_flight["key"], in_flight["problem"])
         if "outcome" in in_flight:
             row["candidates"].append({**in_flight["outcome"], "valid": False, "error": DIED})
         else:

@@ -220,10 +220,9 @@ def _measure_worker(args) -> int:
     for index, entry in enumerate(problems, 1):
         problem = entry["problem"]
         row = journal.row(entry["key"], problem)
-        pending = [{"config": c["config"], "entry": c["entry"],
-                    **({"variant": c["variant"]} if "variant" in c else {})}
-                   for c in entry["candidates"] if not names_any(c["entry"], args.skip)]
-        pending = [outcome for outcome in pending if not journal.recorded(row, outcome)]
+        # A candidate has the entry (and variant) a recorded outcome is known by.
+        pending = [c for c in entry["candidates"]
+                   if not names_any(c["entry"], args.skip) and not journal.recorded(row, c)]
         cudnn_pending = args.with_cudnn and not journal.recorded(row, None)
         if not pending and not cudnn_pending:
             continue
@@ -235,10 +234,10 @@ def _measure_worker(args) -> int:
                                     cp.asarray(w_krsc.astype(np.float64)), xp=cp)
         reference_norm = float(cp.linalg.norm(reference))
         dx_shape = (problem["n"], problem["h"], problem["w"], problem["c"])
-        records = {c["entry"] + c.get("variant", ""): c for c in entry["candidates"]}
-        for outcome in pending:
+        for candidate in pending:
             # A "variant" is a launch of a kernel other than the one its config implies (a comparison, never chosen).
-            candidate = records[outcome["entry"] + outcome.get("variant", "")]
+            outcome = {"config": candidate["config"], "entry": candidate["entry"],
+                       **({"variant": candidate["variant"]} if "variant" in candidate else {})}
             journal.begin(row, outcome)
             try:
                 launcher = KernelLauncher(args.plan / "kernels" / candidate["fatbin"], candidate)
