@@ -70,6 +70,14 @@ VARIANTS = {
     # no_mma they split the time of a kernel's memory path into loads, staging and stores.
     "loads_only": _NO_EPILOGUE + _NO_MMA,
     "no_store": (("SM90_TMA_STORE_4D::copy(", "if (false) SM90_TMA_STORE_4D::copy("),),
+    # The consumers' decode of the next tile after the mainloop (between tiles, as before session 16) instead of
+    # behind the tile's second batch of MMAs.
+    "decode_late": (("        if (it == 1) decode_next();\n", ""),
+                    ("      if (iterations < 2) decode_next();", "      decode_next();")),
+    # The decode behind the second batch but before the first batch's stage is released.
+    "decode_before_release": (("        if (it == 1) decode_next();\n", ""),
+                              ("        warpgroup_wait<1>();\n", "        if (it == 1) decode_next();\n"
+                                                                  "        warpgroup_wait<1>();\n")),
     # Each descriptor prefetched into the TMA unit's cache right after its acquire (CUTLASS's kernels prefetch
     # theirs at entry), so that the first load and the first store do not fetch it from memory.
     "prefetch_desc": (('wait_group.read 0;" ::: "memory");\n}\n\n// Split-K',
