@@ -1,0 +1,44 @@
+"""Prints, space-separated, the sm90 candidates within WITHIN of the best valid candidate of some earlier
+batch-256 tune (bench/results/h200_*tune*.json, each file's times compared among themselves), at most CAP a layer
+(the nearest first), that are still candidates of their layer: what session 16 re-tunes after the decode moved.
+
+    python3 bench/plans/session16/near_best.py 0.02 5
+"""
+import collections
+import glob
+import json
+import sys
+
+from iree_cutlass.plugin import sm90
+from iree_cutlass.workloads import dgrad_problem, resnet50_layers
+
+
+def main() -> int:
+    within, cap = float(sys.argv[1]), int(sys.argv[2])
+    nearest = collections.defaultdict(dict)   # problem key -> entry -> lowest time over that file's best
+    for path in sorted(glob.glob("bench/results/h200_*tune*.json")):
+        data = json.load(open(path))
+        if not isinstance(data, dict) or "problems" not in data:
+            continue
+        for problem in data["problems"]:
+            valid = [c for c in problem["candidates"]
+                     if c.get("valid") and c.get("ms") and "_sm90_" in c["entry"]]
+            if not problem["key"].startswith("n256_") or not valid:
+                continue
+            best = min(c["ms"] for c in valid)
+            for c in valid:
+                ratio = c["ms"] / best
+                if ratio < nearest[problem["key"]].get(c["entry"], float("inf")):
+                    nearest[problem["key"]][c["entry"]] = ratio
+    chosen = set()
+    for layer in resnet50_layers(batches=(256,)):
+        problem = dgrad_problem(layer)
+        names = {c.name for c in sm90.candidate_configs(problem)}
+        ranked = sorted((r, e) for e, r in nearest[problem.key()].items() if e in names and r <= 1 + within)
+        chosen |= {e for _, e in ranked[:cap]}
+    print(" ".join(sorted(chosen)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
