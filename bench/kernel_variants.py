@@ -74,6 +74,24 @@ VARIANTS = {
     # behind the tile's second batch of MMAs.
     "decode_late": (("        if (it == 1) decode_next();\n", ""),
                     ("      if (iterations < 2) decode_next();", "      decode_next();")),
+    # The consumers' tile loop as it was before session 16: each tile decoded at the top of its iteration.
+    "old_walk": (("""    // The walk's next tile is decoded while this tile's first MMAs run (decode_next): decoding takes ~250
+    // dependent integer instructions, and done between tiles it left the tensor pipe idle for ~0.6 us a tile (8%
+    // of the consumers' stall samples on the 1x1 1024<-512 layer, Nsight Compute, session 15's call D).
+    int index = next_live_unit(walk, unit_begin());
+    Tile t = index < walk.count ? walk.decode(index, kTileN, rank) : Tile{};
+    int next_index = walk.count;
+    Tile next_tile{};
+    auto const decode_next = [&] {
+      next_index = next_live_unit(walk, index + unit_stride());
+      if (next_index < walk.count) next_tile = walk.decode(next_index, kTileN, rank);
+    };
+    for (; index < walk.count; index = next_index, t = next_tile) {
+""", """    for (int index = unit_begin(); index < walk.count; index += unit_stride()) {
+      if (!walk.unit_live(index, kTileN)) continue;
+      Tile const t = walk.decode(index, kTileN, rank);
+"""), ("          decode_next();\n", ""), ("        if (it == 1) decode_next();\n", ""),
+                 ("      if (iterations < 2) decode_next();\n", "")),
     # The decode behind the second batch but before the first batch's stage is released.
     "decode_before_release": (("        if (it == 1) decode_next();\n", ""),
                               ("        warpgroup_wait<1>();\n", "        if (it == 1) decode_next();\n"
