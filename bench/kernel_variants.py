@@ -48,6 +48,46 @@ _EVICT_LAST_FILTER = (
 _NO_EPILOGUE = (("      if (!t.live) continue;", "      if (t.live || !t.live) continue;"),)
 _NO_MMA = (("cute::gemm(tiled_mma, tCrA(_, _, kb, stage), tCrB(_, _, kb, kResident ? it : stage), accum);",
             "(void)kb;"),)
+# Decoding the next tile inside the mainloop (session 16). A decode takes ~250 dependent integer instructions
+# (~0.6 us); between tiles it leaves the tensor pipe idle (8% of the consumers' stall samples on the 1x1 1024<-512
+# layer, Nsight Compute, session 15's call D). `decode_ahead` decodes it behind a tile's second batch of MMAs, after
+# the first batch's stage is released, in cooperative tiles of a lone CTA with at least 4 iterations; every other
+# tile decodes it after its epilogue, where the old loop did (the loop's step). Not yet measured.
+# `decode_ahead_all` decodes ahead in every kernel with at least 2 iterations a tile, about what b28f7cc shipped
+# (session 16: 2.2% faster than decoding just before the epilogue, but its whole check ran the 1x1 256<-128 layer
+# 1.23x, the 1x1 256<-64 1.10x, the 3x3 128<-128 stride-2 1.10x and the 3x3 512<-512 1.04x session 15's times).
+_OLD_WALK_HEAD = """    uint32_t slabs = 0;
+    for (int index = unit_begin(); index < walk.count; index += unit_stride()) {
+      if (!walk.unit_live(index, kTileN)) continue;
+      Tile const t = walk.decode(index, kTileN, rank);
+"""
+_AHEAD_WALK_HEAD = """    uint32_t slabs = 0;
+    int index = next_live_unit(walk, unit_begin());
+    Tile t = index < walk.count ? walk.decode(index, kTileN, rank) : Tile{};
+    int next_index = walk.count;
+    Tile next_tile{};
+    bool decoded = false;   // this tile's iteration has decoded the next tile
+    auto const decode_next = [&] {
+      next_index = next_live_unit(walk, index + unit_stride());
+      if (next_index < walk.count) next_tile = walk.decode(next_index, kTileN, rank);
+      decoded = true;
+    };
+    for (; index < walk.count; decoded ? void() : decode_next(), decoded = false, index = next_index,
+                                t = next_tile) {
+"""
+_RELEASE = "        if (previous >= 0) release(smem, previous, lane);\n        previous = stage;\n"
+_PERSISTENT = "  // The persistent walk over units: clusters take units in turn, all CTAs of a cluster the same unit.\n"
+_MMA_THREADS = "  static constexpr int kMmaThreads = kPingpong ? 128 : 256;      // threads sharing one tile\n"
+_DECODE_AHEAD = (
+    (_MMA_THREADS, _MMA_THREADS + "  static constexpr bool kDecodeAhead = !kPingpong && kClusterCtas == 1;\n"
+                                  "  static constexpr int kDecodeAheadIterations = 4;\n"),
+    (_PERSISTENT, "  static __device__ __forceinline__ int next_live_unit(TileWalk const& walk, int index) {\n"
+                  "    while (index < walk.count && !walk.unit_live(index, kTileN)) index += unit_stride();\n"
+                  "    return index;\n  }\n\n" + _PERSISTENT),
+    (_OLD_WALK_HEAD, _AHEAD_WALK_HEAD),
+    (_RELEASE, "        if (previous >= 0) release(smem, previous, lane);\n"
+               "        if (kDecodeAhead && it == 1 && iterations >= kDecodeAheadIterations) decode_next();\n"
+               "        previous = stage;\n"))
 VARIANTS = {
     "shipped": (),
     # The descriptors' release copy and acquire at CTA scope instead of GPU scope: each CTA builds and uses its
@@ -70,32 +110,9 @@ VARIANTS = {
     # no_mma they split the time of a kernel's memory path into loads, staging and stores.
     "loads_only": _NO_EPILOGUE + _NO_MMA,
     "no_store": (("SM90_TMA_STORE_4D::copy(", "if (false) SM90_TMA_STORE_4D::copy("),),
-    # The consumers' decode of the next tile after the mainloop (between tiles, as before session 16) instead of
-    # behind the tile's second batch of MMAs.
-    "decode_late": (("        if (it == 1) decode_next();\n", ""),
-                    ("      if (iterations < 2) decode_next();", "      decode_next();")),
-    # The consumers' tile loop as it was before session 16: each tile decoded at the top of its iteration.
-    "old_walk": (("""    // The walk's next tile is decoded while this tile's first MMAs run (decode_next): decoding takes ~250
-    // dependent integer instructions, and done between tiles it left the tensor pipe idle for ~0.6 us a tile (8%
-    // of the consumers' stall samples on the 1x1 1024<-512 layer, Nsight Compute, session 15's call D).
-    int index = next_live_unit(walk, unit_begin());
-    Tile t = index < walk.count ? walk.decode(index, kTileN, rank) : Tile{};
-    int next_index = walk.count;
-    Tile next_tile{};
-    auto const decode_next = [&] {
-      next_index = next_live_unit(walk, index + unit_stride());
-      if (next_index < walk.count) next_tile = walk.decode(next_index, kTileN, rank);
-    };
-    for (; index < walk.count; index = next_index, t = next_tile) {
-""", """    for (int index = unit_begin(); index < walk.count; index += unit_stride()) {
-      if (!walk.unit_live(index, kTileN)) continue;
-      Tile const t = walk.decode(index, kTileN, rank);
-"""), ("          decode_next();\n", ""), ("        if (it == 1) decode_next();\n", ""),
-                 ("      if (iterations < 2) decode_next();\n", "")),
-    # The decode behind the second batch but before the first batch's stage is released.
-    "decode_before_release": (("        if (it == 1) decode_next();\n", ""),
-                              ("        warpgroup_wait<1>();\n", "        if (it == 1) decode_next();\n"
-                                                                  "        warpgroup_wait<1>();\n")),
+    "decode_ahead": _DECODE_AHEAD,
+    "decode_ahead_all": _DECODE_AHEAD + (("kDecodeAhead = !kPingpong && kClusterCtas == 1;", "kDecodeAhead = true;"),
+                                         ("kDecodeAheadIterations = 4;", "kDecodeAheadIterations = 2;")),
     # Each descriptor prefetched into the TMA unit's cache right after its acquire (CUTLASS's kernels prefetch
     # theirs at entry), so that the first load and the first store do not fetch it from memory.
     "prefetch_desc": (('wait_group.read 0;" ::: "memory");\n}\n\n// Split-K',

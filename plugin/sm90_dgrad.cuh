@@ -705,18 +705,9 @@ struct DgradKernel {
     int live = 0;
     int slab_c0 = -1;       // resident filter: the channel block of the slab this warpgroup multiplies with
     uint32_t slabs = 0;
-    // The walk's next tile is decoded while this tile's first MMAs run (decode_next): decoding takes ~250
-    // dependent integer instructions, and done between tiles it left the tensor pipe idle for ~0.6 us a tile (8%
-    // of the consumers' stall samples on the 1x1 1024<-512 layer, Nsight Compute, session 15's call D).
-    int index = next_live_unit(walk, unit_begin());
-    Tile t = index < walk.count ? walk.decode(index, kTileN, rank) : Tile{};
-    int next_index = walk.count;
-    Tile next_tile{};
-    auto const decode_next = [&] {
-      next_index = next_live_unit(walk, index + unit_stride());
-      if (next_index < walk.count) next_tile = walk.decode(next_index, kTileN, rank);
-    };
-    for (; index < walk.count; index = next_index, t = next_tile) {
+    for (int index = unit_begin(); index < walk.count; index += unit_stride()) {
+      if (!walk.unit_live(index, kTileN)) continue;
+      Tile const t = walk.decode(index, kTileN, rank);
       int iterations = walk.iterations(t);
       if constexpr (kSplitK > 1) {
         int const split = split_rank();
@@ -734,7 +725,6 @@ struct DgradKernel {
       if constexpr (kPingpong) {
         // Live tiles alternate between the warpgroups; the other one's tile only moves the stage ring on.
         if ((live++ & 1) != wg) {
-          decode_next();
           int const advanced = stage + iterations;
           phase_bit ^= uint32_t(advanced / kStages) & 1u;
           stage = advanced % kStages;
@@ -764,9 +754,6 @@ struct DgradKernel {
         warpgroup_wait<1>();
         warpgroup_fence_operand(accum);
         if (previous >= 0) release(smem, previous, lane);
-        // Behind the second batch, after the first one's stage is released (a release held up by the decode
-        // slowed the memory-bound layers).
-        if (it == 1) decode_next();
         previous = stage;
         if (++stage == kStages) {
           stage = 0;
@@ -776,7 +763,6 @@ struct DgradKernel {
       warpgroup_wait<0>();
       warpgroup_fence_operand(accum);
       if (previous >= 0) release(smem, previous, lane);
-      if (iterations < 2) decode_next();
       if (iterations == 0) {
         // A tile no filter tap reaches (an empty phase of a strided layer) is zeros. The empty asm keeps
         // this a branch: if-converted, it became 128 selects on every tile, and as an else arm around the
@@ -1158,13 +1144,6 @@ struct DgradKernel {
         cutlass::arch::ClusterBarrier::arrive(&smem.empty[stage]);
       }
     }
-  }
-
-  // The first unit at or after `index` in this cluster's turn that any of its CTAs has a tile in (walk.count
-  // when none is left).
-  static __device__ __forceinline__ int next_live_unit(TileWalk const& walk, int index) {
-    while (index < walk.count && !walk.unit_live(index, kTileN)) index += unit_stride();
-    return index;
   }
 
   // The persistent walk over units: clusters take units in turn, all CTAs of a cluster the same unit.

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# GPU call A: the decode-ahead A/B: every f16 batch-256 layer's shipped kernel and two batch-8 ones beside its
+# GPU call A (ran at b28f7cc, whose header decoded ahead before the release; that header and its `decode_late`
+# variant are gone): the decode-ahead A/B: every f16 batch-256 layer's shipped kernel and two batch-8 ones beside its
 # `decode_late` twin, which decodes the next tile between tiles as before (kernel_variants also checks that both
 # write the same dx, all of it). ~200 s.
 # carry: out/var16

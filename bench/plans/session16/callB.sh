@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# GPU call B: the decode-ahead A/B (kernel_variants: every f16 batch-256 layer's shipped kernel and two batch-8
-# ones beside `decode_late` and `decode_before_release`), then a re-tune of each batch-256 layer (f16 and bf16)
+# GPU call B (ran at b28f7cc, whose header decoded ahead everywhere; its variants `decode_late` and
+# `decode_before_release` are gone with that header): the decode-ahead A/B (every f16 batch-256 layer's shipped
+# kernel and two batch-8 ones beside those two variants), then a re-tune of each batch-256 layer (f16 and bf16)
 # over the candidates within 2% of the best in any earlier tune (at most 5 a layer, out/tune16) beside cuDNN, since
 # the decode moved a fixed cost per tile that favoured large tiles, and those candidates' numerics on seed 21's 24
 # random odd problems (check only), and memcheck and racecheck over those candidates on batch-2 layers
