@@ -1,20 +1,15 @@
 """Prints, space-separated, the entry point of every sm90 kernel the tuning table ships (any batch, either type)."""
 import json
-import pathlib
 import sys
 
-from iree_cutlass.plugin import sm90
-
-TABLE = pathlib.Path(__file__).resolve().parents[3] / "plugin" / "tuning" / "h200.json"
+from iree_cutlass.plugin.kernels import config_from_dict
+from iree_cutlass.plugin.select import TUNING_DIR
 
 
 def main() -> int:
-    names = set()
-    for entry in json.loads(TABLE.read_text())["entries"].values():
-        config = dict(entry["config"])
-        if config.pop("family") == "sm90":
-            names.add(sm90.Sm90Config(**config).name)
-    print(" ".join(sorted(names)))
+    entries = json.loads((TUNING_DIR / "h200.json").read_text())["entries"].values()
+    configs = [config_from_dict(entry["config"]) for entry in entries]
+    print(" ".join(sorted({c.name for c in configs if c.family == "sm90"})))
     return 0
 
 
