@@ -88,6 +88,17 @@ _DECODE_AHEAD = (
     (_RELEASE, "        if (previous >= 0) release(smem, previous, lane);\n"
                "        if (kDecodeAhead && it == 1 && iterations >= kDecodeAheadIterations) decode_next();\n"
                "        previous = stage;\n"))
+# Decoding each tile once (session 17). `unit_live` decodes the tile of every CTA of the unit (its own first) and
+# `decode` then decodes the own tile again: ~190 SASS instructions between the last tile's stores and the next
+# tile's first wait, about half of them the liveness pass (1x1 1024<-512's kernel, nvdisasm). Decoded once, the
+# own tile's `live` decides, and the peers are decoded only when it is dead (never without a cluster).
+_DECODE_TWICE = """      if (!walk.unit_live(index, kTileN)) continue;
+      Tile const t = walk.decode(index, kTileN, rank);
+"""
+_DECODE_ONCE = (
+    (_DECODE_TWICE, """      Tile const t = walk.decode(index, kTileN, rank);
+      if (!t.live && (kClusterM * kClusterC == 1 || !walk.unit_live(index, kTileN))) continue;
+"""),)
 VARIANTS = {
     "shipped": (),
     # The descriptors' release copy and acquire at CTA scope instead of GPU scope: each CTA builds and uses its
@@ -110,6 +121,7 @@ VARIANTS = {
     # no_mma they split the time of a kernel's memory path into loads, staging and stores.
     "loads_only": _NO_EPILOGUE + _NO_MMA,
     "no_store": (("SM90_TMA_STORE_4D::copy(", "if (false) SM90_TMA_STORE_4D::copy("),),
+    "decode_once": _DECODE_ONCE,
     "decode_ahead": _DECODE_AHEAD,
     "decode_ahead_all": _DECODE_AHEAD + (("kDecodeAhead = !kPingpong && kClusterCtas == 1;", "kDecodeAhead = true;"),
                                          ("kDecodeAheadIterations = 4;", "kDecodeAheadIterations = 2;")),

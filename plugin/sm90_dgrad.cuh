@@ -26,6 +26,8 @@
 //   box, so the two never wait for each other in the epilogue. The store drains while the consumers start the
 //   next tile. With thread stores (kThreadStores) the consumer threads copy the staged tile out instead (16-byte
 //   shared loads and global stores, edges clipped per thread), which keeps dx off the TMA unit the loads use.
+//   With warp stores (kWarpStores) each consumer warp stages and stores the 16 rows of each 64-row slice of the
+//   block that its own accumulator holds (a 16-row box): no barrier between warps in the epilogue at all.
 //   The grid is persistent: each CTA walks tiles blockIdx.x, blockIdx.x + gridDim.x, ..., decoding each with
 //   divisions by host-computed multiply-high constants (FastDivisor).
 //
@@ -350,9 +352,13 @@ __device__ __forceinline__ float4 load_peer(float const* local, uint32_t cta) {
 // kWgRelease: in a 2-CTA cluster each consumer warpgroup releases a stage once to each CTA (its warp d signals
 // CTA d), as CUTLASS's multicast pipeline does: 4 arrivals a stage on each CTA's barrier instead of 16 (every
 // consumer warp to both). One warp may speak for its warpgroup: a wgmma group completes for the whole warpgroup.
+// kWarpStores (a store ring, not transposed): every consumer warp stages the rows its own accumulator holds (16 of
+// each 64-row MMA slice) and its lane 0 stores them with a 16-row dx box, waiting only for the warp's own earlier
+// stores: the 128- or 256-thread named barriers around each block (and the wait behind one storer) disappear.
 template <class Element, int kTileM, int kTileN, int kStages, int kCtasPerSm, bool kPingpong, int kCluster,
           int kResidentK = 0, int kStoreSlots = 0, int kSplitK = 1, bool kWgStores = false, bool kTransposed = false,
-          int kTileBuffers = 1, bool kShareDy = false, bool kThreadStores = false, bool kWgRelease = false>
+          int kTileBuffers = 1, bool kShareDy = false, bool kThreadStores = false, bool kWgRelease = false,
+          bool kWarpStores = false>
 struct DgradKernel {
   static_assert(kCtasPerSm == 1 || kCtasPerSm == 2, "one or two CTAs per SM");
   static_assert(kCluster == 1 || kCluster == 2, "clusters of one or two CTAs, along M or (kShareDy) channels");
@@ -376,6 +382,9 @@ struct DgradKernel {
   static_assert(kTileBuffers == 1 || (kTileBuffers == 2 && kTransposed), "two staging tiles are for transposed tiles");
   static_assert(!kThreadStores || kSplitK == 1, "thread stores are not for split-K kernels");
   static_assert(!kWgRelease || kCluster == 2, "a warpgroup release is for 2-CTA clusters");
+  static_assert(!kWarpStores || (kStoreSlots >= 1 && !kTransposed && kSplitK == 1 && !kWgStores && !kThreadStores),
+                "warp stores need a store ring, and are not for transposed, split-K, warpgroup- or thread-store "
+                "kernels");
   static constexpr int kClusterCtas = kCluster * kSplitK;   // CTAs of one cluster (__cluster_dims__)
   static constexpr bool kResident = kResidentK > 0;
   static constexpr int kBBlocks = kResident ? kResidentK : kStages;  // B buffers: K blocks or ring stages
@@ -461,6 +470,7 @@ struct DgradKernel {
           blockIdx.x >= shape.slots || dynamic_smem < uint32_t(kSmemBytes) ||
           shape.box_n * shape.box_h * shape.box_w != uint32_t(kTileM) ||
           !TileWalk::divisors_match(shape, kTileN * kClusterC) || (kShareDy && !half_box_exact(shape)) ||
+          (kWarpStores && !warp_slice_exact(shape)) ||
           (kResident && (shape.r * shape.s != 1 || (shape.k + kTileK - 1) / kTileK > uint32_t(kResidentK))) ||
           ((reinterpret_cast<uintptr_t>(dy) | reinterpret_cast<uintptr_t>(w_rsck) |
             reinterpret_cast<uintptr_t>(dx)) & 15) != 0) {
@@ -565,10 +575,13 @@ struct DgradKernel {
       uint32_t dims[4] = {d.c, cols, rows, d.n};
       uint64_t strides[4 - 1] = {uint64_t(d.stride_w) * d.c * 2, uint64_t(d.stride_h) * d.w * d.c * 2,
                                  uint64_t(d.h) * d.w * d.c * 2};
-      // With warpgroup stores each warpgroup stores half of the tile's rows: the dx box is half as tall.
+      // With warpgroup stores each warpgroup stores half of the tile's rows: the dx box is half as tall; with
+      // warp stores each warp stores 16 rows at a time.
       HalfBox const half = half_box(d);
-      uint32_t box[4] = {kTileK, kWgStores ? half.w : d.box_w, kWgStores ? half.h : d.box_h,
-                         kWgStores ? half.n : d.box_n};
+      SliceBox const slice = kWarpStores ? warp_slice(d, 0) : SliceBox{};
+      uint32_t box[4] = {kTileK, kWarpStores ? slice.w : kWgStores ? half.w : d.box_w,
+                         kWarpStores ? slice.h : kWgStores ? half.h : d.box_h,
+                         kWarpStores ? slice.n : kWgStores ? half.n : d.box_n};
       Element* base = dx + (size_t(ph < d.h ? ph : 0) * d.w + (pw < d.w ? pw : 0)) * d.c;
       build_tensormap<4>(scratch, gmem_desc, base, dims, strides, box, lane);
     }
@@ -684,8 +697,10 @@ struct DgradKernel {
     Tensor accum = partition_fragment_C(tiled_mma, Shape<Int<kTransposed ? kTileN : kTileM>,
                                                          Int<kTransposed ? kTileM : kTileN>>{});
 
-    // One thread per tile owner issues the dx stores; it acquires the phases' descriptors once.
-    bool const storer = !kThreadStores && (kWgStores ? thread % 128 == 0 : mma_thread == 0);
+    // One thread per tile owner (warp stores: per warp) issues the dx stores; it acquires the phases'
+    // descriptors once.
+    bool const storer = kWarpStores ? thread % 32 == 0
+                                    : !kThreadStores && (kWgStores ? thread % 128 == 0 : mma_thread == 0);
     if (storer) {
       for (int phase = 0; phase < walk.phases; ++phase) acquire_tensormap(slot + (2 + phase) * kDescBytes);
     }
@@ -693,6 +708,8 @@ struct DgradKernel {
     // Thread stores: the tile rows this thread copies out, as box offsets (the same for every block and tile).
     ThreadRows const rows = ThreadRows::make(walk.d, kWgStores ? thread % 128 : mma_thread,
                                              kWgStores ? wg * kTileM / 2 : 0);
+    // Warp stores: the box offsets of this warp's row slices (the same for every block and tile).
+    WarpSlices const slices = WarpSlices::make(walk.d, mma_thread);
 
     int const lane = thread % 32;
     int const rank = kCluster > 1 ? int(cute::block_rank_in_cluster()) : 0;
@@ -779,7 +796,7 @@ struct DgradKernel {
       if (!t.live) continue;
       if constexpr (kStoreSlots > 0) {
         store_blocks(accum, mma_thread, staging, store_slot, storer, wg,
-                     slot + (2 + t.ph * walk.d.stride_w + t.pw) * kDescBytes, t, walk.d, rows, dx);
+                     slot + (2 + t.ph * walk.d.stride_w + t.pw) * kDescBytes, t, walk.d, rows, slices, dx);
         continue;
       }
       if constexpr (kSplitK > 1) {
@@ -882,6 +899,31 @@ struct DgradKernel {
     }
   };
 
+  // Warp stores: warp v of a warpgroup holds rows [16 v, 16 v + 16) of each 64-row slice of the warpgroup's MMA
+  // (wgmma's accumulator layout), so of a block it stages and stores rows first_row + i * kWarpSliceStride + [0,
+  // 16) for i < kWarpSlices, each with the 16-row box at its offset in the tile's box (packed as in ThreadRows).
+  // Host-callable for the CPU test of the slices.
+  static constexpr int kWarpRows = 16;
+  static constexpr int kWarpSlices = kWarpStores ? (kPingpong ? kTileM : kTileM / 2) / 64 : 1;
+  static constexpr int kWarpSliceStride = kPingpong ? 64 : 128;
+  struct WarpSlices {
+    uint32_t packed[kWarpSlices];   // box offset (n << 18 | h << 9 | w) of each slice's first row
+    int first_row;
+
+    static CUTE_HOST_DEVICE WarpSlices make(DgradShape const& d, int mma_thread) {
+      WarpSlices slices{};
+      if constexpr (kWarpStores) {
+        slices.first_row = (kPingpong ? 0 : mma_thread / 128 * 64) + mma_thread % 128 / 32 * kWarpRows;
+        CUTE_UNROLL
+        for (int i = 0; i < kWarpSlices; ++i) {
+          SliceBox const slice = warp_slice(d, slices.first_row + i * kWarpSliceStride);
+          slices.packed[i] = uint32_t(slice.n_offset) << 18 | uint32_t(slice.h_offset) << 9 | uint32_t(slice.w_offset);
+        }
+      }
+      return slices;
+    }
+  };
+
   // The epilogue through the store ring: each 64-channel block of the tile is converted into the next ring
   // slot, once the store that used that slot E blocks ago has read it, and stored on its own bulk group (with
   // thread stores: copied out by the threads, which have read the slot by the next block's barrier).
@@ -889,7 +931,7 @@ struct DgradKernel {
   static __device__ __forceinline__ void store_blocks(Accum const& accum, int mma_thread, Element* ring,
                                                       int& store_slot, bool storer, int wg, void const* desc_d,
                                                       Tile const& t, DgradShape const& d, ThreadRows const& rows,
-                                                      Element* dx) {
+                                                      WarpSlices const& slices, Element* dx) {
     constexpr int kBlocks = kTileN / kTileK;
     constexpr int kBlockElements = kTileM * kTileK;
     // Warpgroup stores: this warpgroup's 64 rows are the first or second half of each slot (8 KB of the 128-byte
@@ -916,17 +958,29 @@ struct DgradKernel {
         rows.copy_out(slot_base, t, d, t.c0 + block * kTileK, dx);
       }
       if (storer) {
-        SM90_TMA_STORE_4D::copy(desc_d, slot_base + half_offset, t.c0 + block * kTileK, j0, i0, n0);
+        if constexpr (kWarpStores) {
+          CUTE_UNROLL
+          for (int i = 0; i < kWarpSlices; ++i) {
+            uint32_t const offset = slices.packed[i];
+            SM90_TMA_STORE_4D::copy(desc_d, slot_base + (slices.first_row + i * kWarpSliceStride) * kTileK,
+                                    t.c0 + block * kTileK, t.j0 + int(offset & 511u), t.i0 + int(offset >> 9 & 511u),
+                                    t.n0 + int(offset >> 18));
+          }
+        } else {
+          SM90_TMA_STORE_4D::copy(desc_d, slot_base + half_offset, t.c0 + block * kTileK, j0, i0, n0);
+        }
         tma_store_arrive();
       }
       if (++store_slot == kStoreSlots) store_slot = 0;
     }
   }
 
-  // The threads that stage one store-ring block together: the tile's owners, or with warpgroup stores each
-  // warpgroup alone (named barriers 3 and 4; 1 and 2 serve tile_sync).
+  // The threads that stage one store-ring block together: the tile's owners, with warpgroup stores each
+  // warpgroup alone (named barriers 3 and 4; 1 and 2 serve tile_sync), with warp stores each warp alone.
   static __device__ __forceinline__ void block_sync(int wg) {
-    if constexpr (kWgStores) {
+    if constexpr (kWarpStores) {
+      __syncwarp();
+    } else if constexpr (kWgStores) {
       asm volatile("bar.sync %0, 128;" :: "r"(kConsumerBarrier + 2 + wg) : "memory");
     } else {
       tile_sync(wg);
@@ -1032,6 +1086,27 @@ struct DgradKernel {
   static __device__ __forceinline__ bool half_box_exact(DgradShape const& d) {
     HalfBox const half = half_box(d);
     return 2 * half.n * half.h * half.w == uint32_t(kTileM);
+  }
+
+  // The dx box of warp stores: the 16 consecutive tile rows from row0 (a multiple of 16) as a box of their own,
+  // columns first, then rows, then images, and its offset in the tile's box. The box's extents are powers of two
+  // (their product is kTileM), so 16 rows are always a whole number of columns, rows or images.
+  struct SliceBox {
+    uint32_t n, h, w;
+    int n_offset, h_offset, w_offset;
+  };
+  static CUTE_HOST_DEVICE SliceBox warp_slice(DgradShape const& d, int row0) {
+    uint32_t const w = d.box_w < uint32_t(kWarpRows) ? d.box_w : uint32_t(kWarpRows);
+    uint32_t const h = d.box_h < kWarpRows / w ? d.box_h : kWarpRows / w;
+    uint32_t const row = uint32_t(row0);
+    return {kWarpRows / (w * h), h, w, int(row / (d.box_w * d.box_h)), int(row / d.box_w % d.box_h),
+            int(row % d.box_w)};
+  }
+  // Whether the 16-row boxes tile the tile's box (checked at entry, after its extents' product).
+  static CUTE_HOST_DEVICE bool warp_slice_exact(DgradShape const& d) {
+    SliceBox const slice = warp_slice(d, 0);
+    return slice.n * slice.h * slice.w == uint32_t(kWarpRows) && d.box_n % slice.n == 0 && d.box_h % slice.h == 0 &&
+           d.box_w % slice.w == 0;
   }
 
   static __device__ __forceinline__ void tile_sync(int wg) {
@@ -1166,7 +1241,7 @@ struct DgradKernel {
 // The extern "C" entry point of one configuration, in IREE's CUDA ABI: bindings, then 32-bit push constants.
 #define IREE_CUTLASS_SM90_DGRAD_ENTRY(NAME, ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG, CLUSTER,  \
                                       RESIDENT_K, STORE_SLOTS, SPLIT_K, WG_STORES, TRANSPOSED, TILE_BUFFERS,  \
-                                      SHARE_DY, THREAD_STORES, WG_RELEASE)                                    \
+                                      SHARE_DY, THREAD_STORES, WG_RELEASE, WARP_STORES)                       \
   extern "C" __global__ void __cluster_dims__((CLUSTER) * (SPLIT_K), 1, 1)                                    \
       __launch_bounds__(iree_cutlass_sm90::kThreads, CTAS_PER_SM) NAME(                                       \
       ELEMENT const* dy, ELEMENT const* w_rsck, ELEMENT* dx, uint8_t* workspace, uint32_t n, uint32_t h,       \
@@ -1184,6 +1259,6 @@ struct DgradKernel {
         {stride_h_value, stride_h_mul, stride_h_shift}, {stride_w_value, stride_w_mul, stride_w_shift}};      \
     iree_cutlass_sm90::DgradKernel<ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG, CLUSTER,          \
                                    RESIDENT_K, STORE_SLOTS, SPLIT_K, WG_STORES, TRANSPOSED, TILE_BUFFERS,     \
-                                   SHARE_DY, THREAD_STORES, WG_RELEASE>::run(                                 \
+                                   SHARE_DY, THREAD_STORES, WG_RELEASE, WARP_STORES>::run(                    \
         dy, w_rsck, dx, workspace, shape);                                                                    \
   }

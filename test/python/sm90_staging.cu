@@ -5,7 +5,11 @@
 //   the offsets, that whole-tile staging puts into that warpgroup's 64-channel block.
 // - Thread stores: the threads that share a staged block copy every row of it to the dx pixel its box position
 //   and phase give, every channel below C, and nothing else.
+// - Warp stores: every row a thread stages with stmatrix lies in one of its warp's 16-row slices, the warps'
+//   slices cover the tile's rows once, and each slice's box, read in TMA order from its first row, names the
+//   same (image, row, column) of the tile's box as the tile row it reads.
 #include <cstdio>
+#include <array>
 #include <vector>
 
 #include "sm90_dgrad.cuh"
@@ -102,6 +106,75 @@ int check_thread_stores(char const* name) {
          check_thread_stores<Kernel, kTileM, kGroups>(name, 2, 2, 16, 192);
 }
 
+// Warp stores of one kernel on one tile box (n, h, w): the slices of every consumer thread against the rows its
+// stmatrix writes and the box decomposition.
+template <class Kernel, int kTileM>
+int check_warp_slices(char const* name, uint32_t box_n, uint32_t box_h, uint32_t box_w) {
+  iree_cutlass_sm90::DgradShape d{};
+  d.box_n = box_n; d.box_h = box_h; d.box_w = box_w;
+  if (!Kernel::warp_slice_exact(d)) {
+    std::printf("%s box %ux%ux%u: 16-row slices do not tile the box\n", name, box_n, box_h, box_w);
+    return 1;
+  }
+  using Store = decltype(make_tiled_copy_C(Copy_Atom<SM90_U32x4_STSM_N, cutlass::half_t>{},
+                                           typename Kernel::BlockTiledMma{}));
+  auto const store_tv = Store{}.get_layoutS_TV();   // (thread, value) -> row + kTileM * column of the block
+  int const threads = int(size<0>(store_tv));
+  std::vector<int> owner(kTileM, -1);               // the warp that stores each tile row
+  for (int thread = 0; thread < threads; ++thread) {
+    int const warp = thread / 32;
+    auto const slices = Kernel::WarpSlices::make(d, thread);
+    for (int i = 0; i < Kernel::kWarpSlices; ++i) {
+      int const row0 = slices.first_row + i * Kernel::kWarpSliceStride;
+      auto const slice = Kernel::warp_slice(d, row0);
+      uint32_t const packed = slices.packed[i];
+      if (int(packed >> 18) != slice.n_offset || int(packed >> 9 & 511u) != slice.h_offset ||
+          int(packed & 511u) != slice.w_offset || row0 % 16 != 0 || row0 + 16 > kTileM) {
+        std::printf("%s box %ux%ux%u: thread %d slice %d at row %d packed wrongly\n", name, box_n, box_h, box_w,
+                    thread, i, row0);
+        return 1;
+      }
+      for (int r = 0; r < 16; ++r) {
+        int const row = row0 + r;
+        if (owner[row] != -1 && owner[row] != warp) {
+          std::printf("%s box %ux%ux%u: row %d stored by warps %d and %d\n", name, box_n, box_h, box_w, row,
+                      owner[row], warp);
+          return 1;
+        }
+        owner[row] = warp;
+        // TMA order in the slice box: columns fastest, then rows, then images.
+        int const bn = slice.n_offset + r / int(slice.w * slice.h), bh = slice.h_offset + r / int(slice.w) % int(slice.h),
+                  bw = slice.w_offset + r % int(slice.w);
+        if (bn != row / int(box_w * box_h) || bh != row / int(box_w) % int(box_h) || bw != row % int(box_w)) {
+          std::printf("%s box %ux%ux%u: slice row %d of row %d lands at (%d, %d, %d)\n", name, box_n, box_h, box_w,
+                      r, row0, bn, bh, bw);
+          return 1;
+        }
+      }
+    }
+    for (int value = 0; value < int(size<1>(store_tv)); ++value) {
+      int const row = int(store_tv(thread, value)) % kTileM;
+      bool mine = false;
+      for (int i = 0; i < Kernel::kWarpSlices; ++i) {
+        int const row0 = slices.first_row + i * Kernel::kWarpSliceStride;
+        mine |= row >= row0 && row < row0 + 16;
+      }
+      if (!mine) {
+        std::printf("%s: thread %d stages row %d outside its warp's slices\n", name, thread, row);
+        return 1;
+      }
+    }
+  }
+  for (int row = 0; row < kTileM; ++row) {
+    if (owner[row] == -1) {
+      std::printf("%s box %ux%ux%u: row %d stored by no warp\n", name, box_n, box_h, box_w, row);
+      return 1;
+    }
+  }
+  std::printf("%s box %ux%ux%u: warp slices agree\n", name, box_n, box_h, box_w);
+  return 0;
+}
+
 int main() {
   using cutlass::half_t;
   using iree_cutlass_sm90::DgradKernel;
@@ -110,7 +183,26 @@ int main() {
   using WarpgroupStores = DgradKernel<half_t, 128, 256, 2, 1, false, 1, 0, 2, 1, true, false, 1, false, true>;
   using Pingpong = DgradKernel<half_t, 128, 128, 2, 1, true, 1, 0, 0, 1, false, false, 1, false, true>;
   using Wide = DgradKernel<half_t, 256, 128, 2, 1, false, 1, 0, 1, 1, false, false, 1, false, true>;
-  return check<128>() | check<192>() | check<256>() |
+  // Warp stores: cooperative 128- and 256-row tiles, ping-pong 128 and 64, on boxes of every aspect.
+  using WarpCooperative = DgradKernel<half_t, 128, 256, 2, 1, false, 1, 0, 2, 1, false, false, 1, false, false,
+                                      false, true>;
+  using WarpWide = DgradKernel<half_t, 256, 128, 2, 1, false, 1, 0, 1, 1, false, false, 1, false, false, false, true>;
+  using WarpPingpong = DgradKernel<half_t, 128, 128, 2, 1, true, 1, 0, 2, 1, false, false, 1, false, false, false,
+                                   true>;
+  using WarpPingpong64 = DgradKernel<half_t, 64, 128, 2, 1, true, 1, 0, 2, 1, false, false, 1, false, false, false,
+                                     true>;
+  int warp_failures = 0;
+  for (auto [n, h, w] : {std::array<uint32_t, 3>{1, 1, 128}, {1, 8, 16}, {2, 4, 16}, {1, 16, 8}, {4, 8, 4},
+                         {8, 8, 2}, {16, 4, 2}, {128, 1, 1}, {32, 2, 2}, {2, 2, 32}, {1, 2, 64}}) {
+    warp_failures |= check_warp_slices<WarpCooperative, 128>("warp stores 128x256", n, h, w);
+    warp_failures |= check_warp_slices<WarpPingpong, 128>("warp stores ping-pong 128x128", n, h, w);
+    warp_failures |= check_warp_slices<WarpWide, 256>("warp stores 256x128", 2 * n, h, w);
+    warp_failures |= check_warp_slices<WarpWide, 256>("warp stores 256x128", n, h, 2 * w);
+  }
+  for (auto [n, h, w] : {std::array<uint32_t, 3>{1, 4, 16}, {1, 1, 64}, {4, 4, 4}, {64, 1, 1}, {2, 2, 16}}) {
+    warp_failures |= check_warp_slices<WarpPingpong64, 64>("warp stores ping-pong 64x128", n, h, w);
+  }
+  return warp_failures | check<128>() | check<192>() | check<256>() |
          check_thread_stores<Cooperative, 128, 1>("cooperative 128x256") |
          check_thread_stores<WarpgroupStores, 128, 2>("warpgroup stores 128x256") |
          check_thread_stores<Pingpong, 128, 1>("ping-pong 128x128") |

@@ -119,13 +119,16 @@ def test_build_f32_kernel(built_new_mainloops):
      "iree_cutlass_dgrad_sm90_bf16_192x128x64_s4_c1_n2_tr_ts"),
     (dict(tile_m=256, cluster=2, share_dy=True, store_slots=1, wg_release=True),
      "iree_cutlass_dgrad_sm90_bf16_256x128x64_s4_c1_n2_e1_wr"),
+    (dict(schedule="pingpong", cluster=2, store_slots=2, warp_stores=True),
+     "iree_cutlass_dgrad_sm90_bf16_128x128x64_s4_c1_pp_m2_e2_wp"),
 ])
 def test_build_sm90_kernel_variants(cache_dir, fields, entry):
     # Compiling checks the kernel's static_asserts: the shared-memory formula with the filter slab, the store
     # ring, the split-K partial tile or two transposed staging tiles in it, and the template's own limits (a
     # transposed tile in a filter-sharing cluster and in a dy-sharing one, a one-slot store ring, and a transposed
     # tile's one-slot ring at the shared-memory limit, thread stores with a warpgroup ring and whole-tile
-    # transposed staging, and a dy-sharing pair that releases a stage once a warpgroup, among them).
+    # transposed staging, a dy-sharing pair that releases a stage once a warpgroup, and warp stores in a ping-pong
+    # filter-sharing pair, among them).
     from iree_cutlass.plugin.sm90 import Sm90Config
     _nvcc_or_fail()
     config = Sm90Config(**{"dtype": "bf16", "tile_m": 128, "tile_n": 128, "stages": 4, "ctas_per_sm": 1, **fields})
@@ -285,7 +288,9 @@ def test_epilogue_layouts_on_the_host(tmp_path):
     #   every value must land where whole-tile staging (validated on the GPU) puts it in that warpgroup's block,
     #   for 128-, 192- and 256-pixel tiles;
     # - thread stores copy a staged block to the dx pixels its box rows and phase give, clipped at every edge, for
-    #   the cooperative, warpgroup-store and ping-pong groupings of threads.
+    #   the cooperative, warpgroup-store and ping-pong groupings of threads;
+    # - warp stores: each thread's stmatrix rows lie in its warp's 16-row slices, the slices cover the tile once,
+    #   and each slice's box reads its rows from the right (image, row, column), for four tile heights on 16 boxes.
     from iree_cutlass.plugin.sm90 import HEADER
     nvcc = _nvcc_or_fail()
     here = pathlib.Path(__file__).parent
@@ -296,4 +301,5 @@ def test_epilogue_layouts_on_the_host(tmp_path):
     assert compiled.returncode == 0, compiled.stderr[-3000:]
     ran = subprocess.run([str(binary)], capture_output=True, text=True)
     assert ran.returncode == 0, ran.stdout + ran.stderr
-    assert ran.stdout.count("agree") == 3 and ran.stdout.count("copied out where expected") == 8
+    assert ran.stdout.count("values a thread agree") == 3 and ran.stdout.count("copied out where expected") == 8
+    assert ran.stdout.count("warp slices agree") == 49

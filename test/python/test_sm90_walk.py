@@ -159,9 +159,29 @@ def dy_tile(config: sm90.Sm90Config, dy: np.ndarray, n0: int, p0: int, q0: int, 
     return np.concatenate(rows).reshape(box.n, box.h, box.w, dy.shape[3])
 
 
+def warp_slice(box: sm90.Box, row0: int) -> tuple[sm90.Box, tuple[int, int, int]]:
+    """DgradKernel::warp_slice: the 16 tile rows from row0 as a box (columns, then rows, then images) and its
+    offset in the tile's box."""
+    w = min(box.w, 16)
+    h = min(box.h, 16 // w)
+    return sm90.Box(16 // (w * h), h, w), (row0 // (box.w * box.h), row0 // box.w % box.h, row0 % box.w)
+
+
 def store_boxes(config: sm90.Sm90Config, box: sm90.Box):
-    """(offset, box, first tile row) of each dx TMA store of a tile: the whole box, or with warpgroup stores the
-    half box of each warpgroup."""
+    """(offset, box, first tile row) of each dx TMA store of a tile: the whole box; with warpgroup stores the
+    half box of each warpgroup; with warp stores, for each consumer warp, the 16-row box of every 64-row MMA slice
+    it holds (WarpSlices::make)."""
+    if config.warp_stores:
+        stores = []
+        pingpong = config.schedule == "pingpong"
+        for mma_thread in range(0, 128 if pingpong else 256, 32):
+            first_row = (0 if pingpong else mma_thread // 128 * 64) + mma_thread % 128 // 32 * 16
+            for i in range(config.rows_per_warpgroup // 64):
+                row0 = first_row + i * (64 if pingpong else 128)
+                part, offset = warp_slice(box, row0)
+                stores.append((offset, part, row0))
+        assert sorted(row0 for _, _, row0 in stores) == list(range(0, config.tile_m, 16))
+        return stores
     if not config.wg_stores:
         return [((0, 0, 0), box, 0)]
     half, offset = half_box(box)
@@ -205,6 +225,19 @@ PROBLEMS = list(random_problems(24, 3)) + [
     DgradProblem(1, 9, 6, 8, 8, 1, 1, 3, 6, 0, 0, 3, 1, "f16"),        # zero fill, whole rows only
     DgradProblem(2, 5, 10, 24, 16, 1, 1, 5, 4, 0, 0, 1, 3, "f16"),     # zero fill, columns only (two per gap)
 ]
+
+
+@pytest.mark.parametrize("index", range(len(PROBLEMS)))
+def test_emulated_warp_stores_match_reference(index):
+    # Every schedule and tile height with warp stores (16-row boxes), on every problem: boxes of every shape
+    # (the box follows the problem) and tiles off every edge.
+    prob = PROBLEMS[index]
+    shapes = [("cooperative", 128, 64, 1), ("cooperative", 256, 64, 2), ("pingpong", 64, 128, 1),
+              ("pingpong", 128, 64, 1)]
+    schedule, tile_m, tile_n, cluster = shapes[index % len(shapes)]
+    config = sm90.Sm90Config("f16", tile_m, tile_n, 3, 1, schedule, cluster, store_slots=2, warp_stores=True)
+    assert config.name.endswith("_e2_wp")
+    assert_walk_matches_reference(config, prob, 300 + index)
 
 
 @pytest.mark.parametrize("index", range(len(PROBLEMS)))
@@ -363,6 +396,19 @@ def test_split_k_and_store_ring_limits():
             c.schedule == "cooperative"]
     assert ring and {c.wg_stores for c in ring} == {False, True}
     assert not any(c.wg_stores for c in sm90.candidate_configs(layer) if c.tile_m != 128 or not c.store_slots)
+    # Warp stores: any TMA-stored, non-transposed ring without split-K; candidates beside each such ring.
+    assert sm90.Sm90Config("f16", 128, 64, 4, 1, "pingpong", store_slots=2, warp_stores=True).name.endswith(
+        "_s4_c1_pp_e2_wp")
+    for bad in (dict(store_slots=0), dict(store_slots=2, wg_stores=True), dict(store_slots=2, thread_stores=True),
+                dict(store_slots=1, tile_m=192, transposed=True)):
+        fields = {**dict(dtype="f16", tile_m=128, tile_n=128, stages=3, ctas_per_sm=1, warp_stores=True), **bad}
+        with pytest.raises(ValueError, match="warp stores"):
+            sm90.Sm90Config(**fields)
+    candidates = sm90.candidate_configs(layer)
+    warp = [c for c in candidates if c.warp_stores]
+    assert warp and all(c.store_slots and not (c.transposed or c.wg_stores or c.thread_stores) for c in warp)
+    assert {dataclasses.replace(c, warp_stores=True) for c in candidates
+            if c.store_slots and not (c.transposed or c.wg_stores or c.thread_stores)} == set(warp)
     # Split-K candidates only when asked for, and only where the tiles cannot fill the GPU once.
     small = DgradProblem(8, 7, 7, 512, 512, 3, 3, 7, 7, 1, 1, 1, 1, "f16")
     large = DgradProblem(256, 7, 7, 512, 512, 3, 3, 7, 7, 1, 1, 1, 1, "f16")
@@ -566,6 +612,8 @@ def test_wg_release_limits_and_candidates():
     released = {c for c in candidates if c.wg_release}
     assert released == {dataclasses.replace(c, wg_release=True) for c in candidates if c.cluster == 2 and not c.wg_release}
     assert twin in released and any(not c.share_dy for c in released)
-    # The template's last arguments: share_dy, thread_stores, wg_release.
-    assert "1, true, false, true>;" in sm90.generate_source(twin)
-    assert "1, true, false, false>;" in sm90.generate_source(clustered)
+    # The template's last arguments: share_dy, thread_stores, wg_release, warp_stores.
+    assert "1, true, false, true, false>;" in " ".join(sm90.generate_source(twin).split())
+    assert "1, true, false, false, false>;" in " ".join(sm90.generate_source(clustered).split())
+    warp = dataclasses.replace(clustered, warp_stores=True)
+    assert "1, true, false, false, true>;" in " ".join(sm90.generate_source(warp).split())

@@ -13,9 +13,10 @@ from iree_cutlass.plugin import sm90
 from iree_cutlass.workloads import dgrad_problem, resnet50_layers
 
 
-def main() -> int:
-    within, cap = float(sys.argv[1]), int(sys.argv[2])
-    nearest = collections.defaultdict(dict)   # problem key -> entry -> lowest time over that file's best
+def nearest_ratios() -> dict[str, dict[str, float]]:
+    """Problem key -> sm90 entry point -> its lowest time over the best valid time of the same tune file, over
+    every earlier batch-256 tune."""
+    nearest = collections.defaultdict(dict)
     for path in sorted(glob.glob("bench/results/h200_*tune*.json")):
         data = json.load(open(path))
         if not isinstance(data, dict) or "problems" not in data:
@@ -30,6 +31,12 @@ def main() -> int:
                 ratio = c["ms"] / best
                 if ratio < nearest[problem["key"]].get(c["entry"], float("inf")):
                     nearest[problem["key"]][c["entry"]] = ratio
+    return nearest
+
+
+def main() -> int:
+    within, cap = float(sys.argv[1]), int(sys.argv[2])
+    nearest = nearest_ratios()
     chosen = set()
     for layer in resnet50_layers(batches=(256,)):
         problem = dgrad_problem(layer)
