@@ -34,15 +34,18 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "python"))
 from iree_cutlass.cli.common import write_atomically  # noqa: E402
 
 PROBES = ("empty", "barriers", "copies", "replaces", "descriptors", "first_load")
-# Text edits of the translation unit that make each variant.
+# Text edits of the translation unit that make each variant: (old, new) where `old` occurs once in the kernel's
+# source, or (old, new, count) where it occurs `count` times (every occurrence is replaced, in the probes too),
+# each counted after the edits before it. A header change that adds or drops an occurrence then fails the build
+# here instead of editing a place nobody meant to.
 _HINT = "uint64_t const hint = static_cast<uint64_t>(TMA::CacheHintSm90::EVICT_NORMAL);"
 _EVICT_FIRST_DY = (
     (_HINT, _HINT + "\n    uint64_t const hint_a = walk.d.r * walk.d.s == 1 ? "
                     "static_cast<uint64_t>(TMA::CacheHintSm90::EVICT_FIRST) : hint;"),
-    ("desc_a, &smem.full[stage], hint,", "desc_a, &smem.full[stage], hint_a,"))
+    ("desc_a, &smem.full[stage], hint,", "desc_a, &smem.full[stage], hint_a,", 2))   # split-K and not
 _EVICT_LAST_FILTER = (
     (_HINT, _HINT + "\n    uint64_t const hint_b = static_cast<uint64_t>(TMA::CacheHintSm90::EVICT_LAST);"),
-    ("desc_b, &smem.full[stage], hint,", "desc_b, &smem.full[stage], hint_b,"),
+    ("desc_b, &smem.full[stage], hint,", "desc_b, &smem.full[stage], hint_b,", 2),
     ("desc_b, &smem.b_full, hint,", "desc_b, &smem.b_full, hint_b,"),
     ("uint16_t((1 << kCluster) - 1), hint,", "uint16_t((1 << kCluster) - 1), hint_b,"))
 _NO_EPILOGUE = (("      if (!t.live) continue;", "      if (t.live || !t.live) continue;"),)
@@ -98,7 +101,7 @@ _DECODE_TWICE = """      if (!walk.unit_live(index, kTileN)) continue;
 _DECODE_ONCE = (
     (_DECODE_TWICE, """      Tile const t = walk.decode(index, kTileN, rank);
       if (!t.live && (kClusterM * kClusterC == 1 || !walk.unit_live(index, kTileN))) continue;
-"""),)
+""", 2),)   # the producer's loop and the consumers' 
 VARIANTS = {
     "shipped": (),
     # The descriptors' release copy and acquire at CTA scope instead of GPU scope: each CTA builds and uses its
@@ -120,7 +123,8 @@ VARIANTS = {
     # The loads alone (no MMA, no epilogue), and the epilogue without its TMA stores (staged, never stored): with
     # no_mma they split the time of a kernel's memory path into loads, staging and stores.
     "loads_only": _NO_EPILOGUE + _NO_MMA,
-    "no_store": (("SM90_TMA_STORE_4D::copy(", "if (false) SM90_TMA_STORE_4D::copy("),),
+    # Every dx store path: the whole tile, split-K's blocks, the ring's single storer and its warp stores.
+    "no_store": (("SM90_TMA_STORE_4D::copy(", "if (false) SM90_TMA_STORE_4D::copy(", 4),),
     "decode_once": _DECODE_ONCE,
     "decode_ahead": _DECODE_AHEAD,
     "decode_ahead_all": _DECODE_AHEAD + (("kDecodeAhead = !kPingpong && kClusterCtas == 1;", "kDecodeAhead = true;"),
@@ -256,7 +260,8 @@ def variant_source(config, variant: str = "shipped", probes: bool = False) -> st
     assert len(_PARAMETERS) == sm90.CONSTANTS, "probe parameters out of step with sm90.CONSTANTS"
     element = sm90._ELEMENT_TYPES[config.dtype]
     parameters = ", ".join(f"uint32_t {p}" for p in _PARAMETERS)
-    source = sm90.generate_source(config) + (_PROBE_SOURCE.replace("{element}", element) if probes else "")
+    kernel = sm90.generate_source(config)
+    source = _PROBE_SOURCE.replace("{element}", element) if probes else ""   # what follows the kernel
     bodies = {"empty": "(void)shape;",
               "barriers": "prologue_probe::run<0>(dy, w_rsck, dx, workspace, shape);",
               "copies": "prologue_probe::run<3>(dy, w_rsck, dx, workspace, shape);",
@@ -267,11 +272,13 @@ def variant_source(config, variant: str = "shipped", probes: bool = False) -> st
         source += _PROBE_ENTRY.format(cluster_ctas=config.cluster_ctas, ctas=config.ctas_per_sm, name=config.name,
                                       probe=probe, element=element, parameters=parameters,
                                       shape=_shape_initializer(), body=bodies[probe])
-    for old, new in VARIANTS[variant]:
-        if old not in source:
-            raise ValueError(f"variant {variant}: {old!r} is not in the kernel source")
-        source = source.replace(old, new)
-    return source
+    for edit in VARIANTS[variant]:
+        old, new, count = edit if len(edit) == 3 else (*edit, 1)
+        found = kernel.count(old)
+        if found != count:
+            raise ValueError(f"variant {variant}: {old!r} occurs {found} times in the kernel source, not {count}")
+        kernel, source = kernel.replace(old, new), source.replace(old, new)
+    return kernel + source
 
 
 def build(args) -> int:
@@ -296,6 +303,13 @@ def build(args) -> int:
             return 2
         kernels.append((tag, problem, config))
     variants = ["shipped"] + [v for v in args.variants if v != "shipped"]
+    try:   # every edit applies to every kernel, before anything is compiled
+        for _, _, config in kernels:
+            for variant in variants:
+                variant_source(config, variant, args.probes)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     args.out.mkdir(parents=True, exist_ok=True)
     cases, jobs = [], []
     suffix = "-probes" if args.probes else ""

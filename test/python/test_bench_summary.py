@@ -131,6 +131,30 @@ def test_every_kernel_variant_edits_the_kernel_source():
         assert all(f"{config.name}_{probe}(" in with_probes for probe in kernel_variants.PROBES)
 
 
+def test_kernel_variant_edits_occur_as_often_as_declared(monkeypatch, tmp_path, capsys):
+    # An edit names how often its text occurs in the kernel (once unless it says otherwise): text that a header
+    # change made appear a second time, or no longer, is refused rather than edited everywhere or nowhere.
+    from iree_cutlass.plugin.sm90 import Sm90Config
+    kernel_variants = _load("kernel_variants")
+    config = Sm90Config("f16", 128, 256, 4, 1, store_slots=2, wg_stores=True)
+    twice = "      if (!walk.unit_live(index, kTileN)) continue;\n"   # the producer's loop and the consumers'
+    monkeypatch.setitem(kernel_variants.VARIANTS, "once", ((twice, twice),))
+    monkeypatch.setitem(kernel_variants.VARIANTS, "twice", ((twice, twice, 2),))
+    monkeypatch.setitem(kernel_variants.VARIANTS, "gone", (("no such text", ""),))
+    with pytest.raises(ValueError, match="occurs 2 times in the kernel source, not 1"):
+        kernel_variants.variant_source(config, "once")
+    assert kernel_variants.variant_source(config, "twice") == kernel_variants.variant_source(config, "shipped")
+    with pytest.raises(ValueError, match="occurs 0 times"):
+        kernel_variants.variant_source(config, "gone")
+    # The build checks every edit on every kernel first: one line, exit 2, nothing compiled or written.
+    import argparse
+    args = argparse.Namespace(out=tmp_path / "v", variants=["gone"], probes=False, jobs=1,
+                              tags=["s4_1x1_1024_512_n256_f16"])
+    assert kernel_variants.build(args) == 2
+    assert "error: variant gone: 'no such text' occurs 0 times" in capsys.readouterr().err
+    assert not (tmp_path / "v").exists()
+
+
 def test_kernel_variants_refuse_an_entry_the_layer_does_not_offer(tmp_path, capsys):
     # TAG=ENTRY picks another of a layer's candidates; one that is not a candidate of that layer (here a bf16
     # kernel for an f16 layer) is refused before anything is compiled or written.

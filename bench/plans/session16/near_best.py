@@ -34,15 +34,22 @@ def nearest_ratios() -> dict[str, dict[str, float]]:
     return nearest
 
 
-def main() -> int:
-    within, cap = float(sys.argv[1]), int(sys.argv[2])
+def near_best_per_layer(within: float):
+    """For every batch-256 layer, f16 and bf16: its problem, its sm90 candidates by entry point, and the entry
+    points among them within `within` of an earlier tune's best, the nearest first."""
     nearest = nearest_ratios()
-    chosen = set()
     for layer in resnet50_layers(batches=(256,)):
         problem = dgrad_problem(layer)
-        names = {c.name for c in sm90.candidate_configs(problem)}
-        ranked = sorted((r, e) for e, r in nearest[problem.key()].items() if e in names and r <= 1 + within)
-        chosen |= {e for _, e in ranked[:cap]}
+        candidates = {c.name: c for c in sm90.candidate_configs(problem)}
+        ranked = sorted((r, e) for e, r in nearest[problem.key()].items() if e in candidates and r <= 1 + within)
+        yield problem, candidates, [e for _, e in ranked]
+
+
+def main() -> int:
+    within, cap = float(sys.argv[1]), int(sys.argv[2])
+    chosen = set()
+    for _, _, ranked in near_best_per_layer(within):
+        chosen |= set(ranked[:cap])
     print(" ".join(sorted(chosen)))
     return 0
 

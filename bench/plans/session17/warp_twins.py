@@ -12,10 +12,9 @@ import sys
 
 from iree_cutlass.plugin import sm90
 from iree_cutlass.plugin.select import select_kernel
-from iree_cutlass.workloads import dgrad_problem, resnet50_layers
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "session16"))
-from near_best import nearest_ratios  # noqa: E402
+from near_best import near_best_per_layer  # noqa: E402
 
 
 def warp_twin(config):
@@ -27,13 +26,9 @@ def warp_twin(config):
 
 def main() -> int:
     within, cap = float(sys.argv[1]), int(sys.argv[2])
-    nearest = nearest_ratios()
     chosen = set()
-    for layer in resnet50_layers(batches=(256,)):
-        problem = dgrad_problem(layer)
-        candidates = {c.name: c for c in sm90.candidate_configs(problem)}
-        ranked = sorted((r, e) for e, r in nearest[problem.key()].items() if e in candidates and r <= 1 + within)
-        sources = [select_kernel(problem, arch="sm_90")] + [candidates[e] for _, e in ranked]
+    for problem, candidates, ranked in near_best_per_layer(within):
+        sources = [select_kernel(problem, arch="sm_90")] + [candidates[e] for e in ranked]
         twins = [t for t in map(warp_twin, sources) if t is not None and t.name in candidates]
         chosen |= {t.name for t in list(dict.fromkeys(twins))[:cap + 1]}
     print(" ".join(sorted(chosen)))
