@@ -125,6 +125,10 @@ VARIANTS = {
     "loads_only": _NO_EPILOGUE + _NO_MMA,
     # Every dx store path: the whole tile, split-K's blocks, the ring's single storer and its warp stores.
     "no_store": (("SM90_TMA_STORE_4D::copy(", "if (false) SM90_TMA_STORE_4D::copy(", 4),),
+    # The staging without its proxy fences (whole tile, ring, split-K), so the TMA store may read a block before
+    # its stmatrix lands (dx can differ): what the fences cost. Session 15's samples put the epilogue's stalls at
+    # them; session 16's SASS shows each as MEMBAR.ALL.CTA + FENCE.VIEW.ASYNC.S, once a block.
+    "no_fence": (("cutlass::arch::fence_view_async_shared();", "", 3),),
     "decode_once": _DECODE_ONCE,
     "decode_ahead": _DECODE_AHEAD,
     "decode_ahead_all": _DECODE_AHEAD + (("kDecodeAhead = !kPingpong && kClusterCtas == 1;", "kDecodeAhead = true;"),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds what session 17's first GPU call carries, from the committed tree (run here, no GPU, ~25 min on 2 cores):
 # - out/var17: every f16 batch-256 layer's shipped kernel, four bf16 and two batch-8 ones, each also as the
-#   kernel_variants `decode_once`, `decode_ahead` and `decode_ahead_all` edits;
+#   kernel_variants `decode_once` and `decode_ahead` edits and the `no_fence` ablation;
 # - out/tune17: the warp-store twins (bench/plans/session17/warp_twins.py) beside each batch-256 layer's shipped
 #   kernel, f16 and bf16; out/rand17: those twins and the shipped kernels on seed 22's 24 random odd problems;
 #   out/san17: the twins on batch-2 layers, for memcheck and racecheck.
@@ -19,5 +19,5 @@ iree-cutlass-tune build --out out/rand17 --families sm90 --random 24 --seed 22 -
 iree-cutlass-tune build --out out/san17 --families sm90 --batches 2 --dtypes f16 bf16 --jobs 2 --candidates $TWINS
 python3 bench/kernel_variants.py build --out out/var17 --tags $TAGS s1_1x1_256_64_n256_bf16 s2_3x3_128_128s2_n256_bf16 \
   s4_3x3_512_512_n256_bf16 s2_1x1_256_128_n256_bf16 s4_3x3_512_512_n8_f16 s3_1x1_1024_256_n8_f16 \
-  --variants decode_once decode_ahead decode_ahead_all --jobs 2
+  --variants decode_once decode_ahead no_fence --jobs 2
 echo "[build_all] done at $(git rev-parse --short HEAD)"

@@ -2,9 +2,10 @@
 # GPU call A (prepared in session 17, which had no device; build first: bash bench/plans/session17/build_all.sh).
 # 1. Warp stores: each batch-256 layer's shipped kernel beside the warp-store twins of it and of the kernels near
 #    the best of earlier tunes (out/tune17, f16 and bf16), and cuDNN, CUDA graphs.
-# 2. Decoding each tile once (`decode_once`), and the decode ahead of session 16 (`decode_ahead`,
-#    `decode_ahead_all`), beside the shipped kernel of every f16 batch-256 layer, four bf16 and two batch-8 ones
-#    (out/var17; kernel_variants also checks that all write the same dx, and all of it).
+# 2. Decoding each tile once (`decode_once`), the decode ahead of session 16 (`decode_ahead`), and the staging
+#    without its proxy fences (`no_fence`, an ablation: what the fences cost) beside the shipped kernel of every
+#    f16 batch-256 layer, four bf16 and two batch-8 ones (out/var17; kernel_variants also records whether each
+#    writes the shipped kernel's dx, and all of it).
 # 3. The warp-store twins and the shipped kernels on seed 22's 24 random odd problems (numerics only), then memcheck
 #    and racecheck over the twins on batch-2 layers.
 # ~500 s of the 600 allowed; the timeouts keep each step inside its share.
