@@ -129,6 +129,15 @@ VARIANTS = {
     # its stmatrix lands (dx can differ): what the fences cost. Session 15's samples put the epilogue's stalls at
     # them; session 16's SASS shows each as MEMBAR.ALL.CTA + FENCE.VIEW.ASYNC.S, once a block.
     "no_fence": (("cutlass::arch::fence_view_async_shared();", "", 3),),
+    # The epilogue's control without its data (session 17, not yet measured): no conversion, no stmatrix, no
+    # store; the waits, fences and barriers stay. With `no_store` (+ conversion and stmatrix) and `no_epilogue`
+    # (none of it) it splits session 15's ~32 us of staging on the 1x1 1024<-512 layer, which neither the
+    # fences (`no_fence`) nor the barriers (warp stores) explained.
+    "no_staging": (("SM90_TMA_STORE_4D::copy(", "if (false) SM90_TMA_STORE_4D::copy(", 4),
+                   ("        stage_transposed(accum, staging, mma_thread);\n", ""),
+                   ("          stage_block(accum, block, staging + block * kTileM * kTileK, mma_thread);\n", ""),
+                   ("        if (wg == block) stage_transposed_block(accum, slot_base, mma_thread % 128);\n", ""),
+                   ("        stage_block(accum, block, slot_base, mma_thread);\n", "")),
     "decode_once": _DECODE_ONCE,
     "decode_ahead": _DECODE_AHEAD,
     "decode_ahead_all": _DECODE_AHEAD + (("kDecodeAhead = !kPingpong && kClusterCtas == 1;", "kDecodeAhead = true;"),
