@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds call B's plans (here, ~25 min on 2 cores): every warp-store kernel with ping-pong or two CTAs an SM
+# Builds call B's plans (here, ~15 min on 2 cores): every warp-store kernel without a cluster, with ping-pong or two CTAs an SM
 # (bench/plans/session17/pingpong_warp.py) beside each batch-256 layer's shipped kernel, f16 and bf16 (out/tune18),
 # on seed 23's 24 random odd problems (out/rand18), and on batch-2 layers for the sanitizers (out/san18).
 set -euo pipefail
