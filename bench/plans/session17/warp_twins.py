@@ -18,10 +18,14 @@ from near_best import near_best_per_layer  # noqa: E402
 
 
 def warp_twin(config):
-    """`config` storing through warp stores, or None where it has no ring or warp stores do not apply."""
-    if config.family != sm90.FAMILY or not config.store_slots or config.transposed or config.split_k > 1:
+    """`config` storing through warp stores, or None where warp stores do not apply to it (Sm90Config's own
+    checks refuse them: no ring, transposed, split-K)."""
+    if config.family != sm90.FAMILY:
         return None
-    return dataclasses.replace(config, wg_stores=False, thread_stores=False, warp_stores=True)
+    try:
+        return dataclasses.replace(config, wg_stores=False, thread_stores=False, warp_stores=True)
+    except ValueError:
+        return None
 
 
 def main() -> int:
