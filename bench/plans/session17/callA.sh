@@ -16,10 +16,5 @@ T tune
 timeout 190 python3 -m iree_cutlass.tune measure --plan out/tune17 --graph --with-cudnn --out $OUT/tune.json 2>&1 | tail -48
 T variants
 timeout 140 python3 bench/kernel_variants.py measure --plan out/var17 --out $OUT/decode_variants.json 2>&1 | tail -3
-T random
-timeout 80 python3 -m iree_cutlass.tune measure --plan out/rand17 --check-only --out $OUT/random.json 2>&1 | tail -3
-T memcheck
-timeout 60 compute-sanitizer --tool memcheck python3 bench/sanitize_kernels.py --plan out/san17 > $OUT/memcheck.txt 2>&1; tail -2 $OUT/memcheck.txt
-T racecheck
-timeout 100 compute-sanitizer --tool racecheck python3 bench/sanitize_kernels.py --plan out/san17 > $OUT/racecheck.txt 2>&1; tail -2 $OUT/racecheck.txt
+numerics_and_sanitizers out/rand17 out/san17
 T done

@@ -8,10 +8,5 @@ source "$(dirname "$0")/../lib.sh"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.sm --format=csv
 T tune
 timeout 330 python3 -m iree_cutlass.tune measure --plan out/tune18 --graph --with-cudnn --out $OUT/tune.json 2>&1 | tail -46
-T random
-timeout 80 python3 -m iree_cutlass.tune measure --plan out/rand18 --check-only --out $OUT/random.json 2>&1 | tail -3
-T memcheck
-timeout 60 compute-sanitizer --tool memcheck python3 bench/sanitize_kernels.py --plan out/san18 > $OUT/memcheck.txt 2>&1; tail -2 $OUT/memcheck.txt
-T racecheck
-timeout 100 compute-sanitizer --tool racecheck python3 bench/sanitize_kernels.py --plan out/san18 > $OUT/racecheck.txt 2>&1; tail -2 $OUT/racecheck.txt
+numerics_and_sanitizers out/rand18 out/san18
 T done
