@@ -578,7 +578,7 @@ struct DgradKernel {
       // With warpgroup stores each warpgroup stores half of the tile's rows: the dx box is half as tall; with
       // warp stores each warp stores 16 rows at a time.
       HalfBox const half = half_box(d);
-      SliceBox const slice = kWarpStores ? warp_slice(d, 0) : SliceBox{};
+      SliceBox const slice = kWarpStores ? warp_slice(d) : SliceBox{};
       uint32_t box[4] = {kTileK, kWarpStores ? slice.w : kWgStores ? half.w : d.box_w,
                          kWarpStores ? slice.h : kWgStores ? half.h : d.box_h,
                          kWarpStores ? slice.n : kWgStores ? half.n : d.box_n};
@@ -850,6 +850,11 @@ struct DgradKernel {
   // copy it out in 16-byte chunks, thread g taking chunk g % 8 of rows g / 8, g / 8 + kGroup / 8, ...: a warp
   // writes four rows of 128 contiguous bytes at a time. The rows' box offsets are decoded once per kernel and
   // kept packed (n, h, w of at most 256 each, 9 bits apiece). Host-callable for the CPU test of the copy.
+  // Tile row m's offset in the tile's box (image, row, column), packed n << 18 | h << 9 | w (extents of at most
+  // 256): how thread stores and warp stores keep their rows' box positions.
+  static CUTE_HOST_DEVICE uint32_t packed_box_offset(DgradShape const& d, uint32_t m) {
+    return m / (d.box_w * d.box_h) << 18 | m / d.box_w % d.box_h << 9 | m % d.box_w;
+  }
   static constexpr int kCopyThreads = (kPingpong || kWgStores) ? 128 : 256;
   static constexpr int kCopyRows = (kWgStores ? kTileM / 2 : kTileM);
   static constexpr int kRowsPerThread = kThreadStores ? kCopyRows * 8 / kCopyThreads : 1;
@@ -868,9 +873,7 @@ struct DgradKernel {
         rows.first_row = row0 + group_thread / 8;
         CUTE_UNROLL
         for (int i = 0; i < kRowsPerThread; ++i) {
-          uint32_t const m = uint32_t(rows.first_row + i * (kCopyThreads / 8));
-          uint32_t const w = m % d.box_w, h = m / d.box_w % d.box_h, n = m / (d.box_w * d.box_h);
-          rows.packed[i] = n << 18 | h << 9 | w;
+          rows.packed[i] = packed_box_offset(d, uint32_t(rows.first_row + i * (kCopyThreads / 8)));
         }
       }
       return rows;
@@ -901,7 +904,7 @@ struct DgradKernel {
 
   // Warp stores: warp v of a warpgroup holds rows [16 v, 16 v + 16) of each 64-row slice of the warpgroup's MMA
   // (wgmma's accumulator layout), so of a block it stages and stores rows first_row + i * kWarpSliceStride + [0,
-  // 16) for i < kWarpSlices, each with the 16-row box at its offset in the tile's box (packed as in ThreadRows).
+  // 16) for i < kWarpSlices, each with the 16-row box at its offset in the tile's box (packed_box_offset).
   // Host-callable for the CPU test of the slices.
   static constexpr int kWarpRows = 16;
   static constexpr int kWarpSlices = kWarpStores ? (kPingpong ? kTileM : kTileM / 2) / 64 : 1;
@@ -916,8 +919,7 @@ struct DgradKernel {
         slices.first_row = (kPingpong ? 0 : mma_thread / 128 * 64) + mma_thread % 128 / 32 * kWarpRows;
         CUTE_UNROLL
         for (int i = 0; i < kWarpSlices; ++i) {
-          SliceBox const slice = warp_slice(d, slices.first_row + i * kWarpSliceStride);
-          slices.packed[i] = uint32_t(slice.n_offset) << 18 | uint32_t(slice.h_offset) << 9 | uint32_t(slice.w_offset);
+          slices.packed[i] = packed_box_offset(d, uint32_t(slices.first_row + i * kWarpSliceStride));
         }
       }
       return slices;
@@ -1088,23 +1090,21 @@ struct DgradKernel {
     return 2 * half.n * half.h * half.w == uint32_t(kTileM);
   }
 
-  // The dx box of warp stores: the 16 consecutive tile rows from row0 (a multiple of 16) as a box of their own,
-  // columns first, then rows, then images, and its offset in the tile's box. The box's extents are powers of two
-  // (their product is kTileM), so 16 rows are always a whole number of columns, rows or images.
+  // The dx box of warp stores: 16 consecutive tile rows from a multiple of 16 as a box of their own, columns
+  // first, then rows, then images (its offset in the tile's box is packed_box_offset of its first row). The box's
+  // extents are powers of two (their product is kTileM), so 16 rows are always a whole number of columns, rows or
+  // images.
   struct SliceBox {
     uint32_t n, h, w;
-    int n_offset, h_offset, w_offset;
   };
-  static CUTE_HOST_DEVICE SliceBox warp_slice(DgradShape const& d, int row0) {
+  static CUTE_HOST_DEVICE SliceBox warp_slice(DgradShape const& d) {
     uint32_t const w = d.box_w < uint32_t(kWarpRows) ? d.box_w : uint32_t(kWarpRows);
     uint32_t const h = d.box_h < kWarpRows / w ? d.box_h : kWarpRows / w;
-    uint32_t const row = uint32_t(row0);
-    return {kWarpRows / (w * h), h, w, int(row / (d.box_w * d.box_h)), int(row / d.box_w % d.box_h),
-            int(row % d.box_w)};
+    return {kWarpRows / (w * h), h, w};
   }
   // Whether the 16-row boxes tile the tile's box (checked at entry, after its extents' product).
   static CUTE_HOST_DEVICE bool warp_slice_exact(DgradShape const& d) {
-    SliceBox const slice = warp_slice(d, 0);
+    SliceBox const slice = warp_slice(d);
     return slice.n * slice.h * slice.w == uint32_t(kWarpRows) && d.box_n % slice.n == 0 && d.box_h % slice.h == 0 &&
            d.box_w % slice.w == 0;
   }

@@ -6,7 +6,7 @@
 // - Thread stores: the threads that share a staged block copy every row of it to the dx pixel its box position
 //   and phase give, every channel below C, and nothing else.
 // - Warp stores: every row a thread stages with stmatrix lies in one of its warp's 16-row slices, the warps'
-//   slices cover the tile's rows once, and each slice's box, read in TMA order from its first row, names the
+//   slices cover the tile's rows once, and each slice's box, read in TMA order from its packed offset, names the
 //   same (image, row, column) of the tile's box as the tile row it reads.
 #include <cstdio>
 #include <array>
@@ -126,12 +126,13 @@ int check_warp_slices(char const* name, uint32_t box_n, uint32_t box_h, uint32_t
     auto const slices = Kernel::WarpSlices::make(d, thread);
     for (int i = 0; i < Kernel::kWarpSlices; ++i) {
       int const row0 = slices.first_row + i * Kernel::kWarpSliceStride;
-      auto const slice = Kernel::warp_slice(d, row0);
-      uint32_t const packed = slices.packed[i];
-      if (int(packed >> 18) != slice.n_offset || int(packed >> 9 & 511u) != slice.h_offset ||
-          int(packed & 511u) != slice.w_offset || row0 % 16 != 0 || row0 + 16 > kTileM) {
-        std::printf("%s box %ux%ux%u: thread %d slice %d at row %d packed wrongly\n", name, box_n, box_h, box_w,
-                    thread, i, row0);
+      auto const slice = Kernel::warp_slice(d);
+      // The slice's offset in the tile's box, as the warp's storer unpacks it.
+      int const n_offset = int(slices.packed[i] >> 18), h_offset = int(slices.packed[i] >> 9 & 511u),
+                w_offset = int(slices.packed[i] & 511u);
+      if (row0 % 16 != 0 || row0 + 16 > kTileM) {
+        std::printf("%s box %ux%ux%u: thread %d slice %d at row %d, not 16 rows of the tile\n", name, box_n, box_h,
+                    box_w, thread, i, row0);
         return 1;
       }
       for (int r = 0; r < 16; ++r) {
@@ -143,8 +144,8 @@ int check_warp_slices(char const* name, uint32_t box_n, uint32_t box_h, uint32_t
         }
         owner[row] = warp;
         // TMA order in the slice box: columns fastest, then rows, then images.
-        int const bn = slice.n_offset + r / int(slice.w * slice.h), bh = slice.h_offset + r / int(slice.w) % int(slice.h),
-                  bw = slice.w_offset + r % int(slice.w);
+        int const bn = n_offset + r / int(slice.w * slice.h), bh = h_offset + r / int(slice.w) % int(slice.h),
+                  bw = w_offset + r % int(slice.w);
         if (bn != row / int(box_w * box_h) || bh != row / int(box_w) % int(box_h) || bw != row % int(box_w)) {
           std::printf("%s box %ux%ux%u: slice row %d of row %d lands at (%d, %d, %d)\n", name, box_n, box_h, box_w,
                       r, row0, bn, bh, bw);
