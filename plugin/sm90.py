@@ -79,6 +79,9 @@ class Sm90Config:
                                # MMA slice it holds (16-row dx boxes, lane 0 of each warp storing), with no
                                # barrier between warps in the epilogue; not transposed, split-K, warpgroup- or
                                # thread-store kernels
+    wg_offset: int = 0  # cooperative kernels with warpgroup or warp stores: consumer warpgroup 1 starts this many
+                        # K blocks behind warpgroup 0 and stays behind, so one warpgroup's epilogue runs while the
+                        # other multiplies (fewer than `stages`: the lead costs warpgroup 0 as much prefetch)
 
     family: ClassVar[str] = FAMILY
 
@@ -135,6 +138,11 @@ class Sm90Config:
                                  or self.thread_stores):
             raise ValueError("warp stores need a store ring, and are not for transposed, split-K, warpgroup-store "
                              "or thread-store kernels")
+        if self.wg_offset and (self.schedule != "cooperative" or self.transposed
+                               or not (self.wg_stores or self.warp_stores)
+                               or not 0 < self.wg_offset < self.stages):
+            raise ValueError("a warpgroup offset is for cooperative kernels with warpgroup or warp stores, and is "
+                             f"under the stage count (got {self.wg_offset} with {self.stages} stages)")
         if self.ctas_per_sm == 2 and self.rows_per_warpgroup * self.tile_n > 64 * 64:
             # Two CTAs leave 80 registers a thread: ptxas needs ~90 for a 64x128 f32 accumulator.
             raise ValueError(f"tile {self.tile_m}x{self.tile_n} needs more registers than two CTAs per SM leave")
@@ -172,7 +180,8 @@ class Sm90Config:
                 f"{'_b2' if self.tile_buffers == 2 else ''}"
                 f"{'_ts' if self.thread_stores else ''}"
                 f"{'_wr' if self.wg_release else ''}"
-                f"{'_wp' if self.warp_stores else ''}")
+                f"{'_wp' if self.warp_stores else ''}"
+                f"{f'_o{self.wg_offset}' if self.wg_offset else ''}")
 
     @property
     def cluster_ctas(self) -> int:
@@ -420,12 +429,12 @@ _ENTRY = """
 using Kernel = iree_cutlass_sm90::DgradKernel<{element}, {tile_m}, {tile_n}, {stages}, {ctas}, {pingpong}, {cluster},
                                              {resident_k}, {store_slots}, {split_k}, {wg_stores}, {transposed},
                                              {tile_buffers}, {share_dy}, {thread_stores}, {wg_release},
-                                             {warp_stores}>;
+                                             {warp_stores}, {wg_offset}>;
 static_assert(sizeof(Kernel::SharedStorage) == {shared_storage}, "shared storage formula (sm90.py) out of date");
 static_assert(Kernel::kSmemBytes == {smem}, "dynamic shared memory formula (sm90.py) out of date");
 IREE_CUTLASS_SM90_DGRAD_ENTRY({name}, {element}, {tile_m}, {tile_n}, {stages}, {ctas}, {pingpong}, {cluster},
                               {resident_k}, {store_slots}, {split_k}, {wg_stores}, {transposed}, {tile_buffers},
-                              {share_dy}, {thread_stores}, {wg_release}, {warp_stores})
+                              {share_dy}, {thread_stores}, {wg_release}, {warp_stores}, {wg_offset})
 """
 
 
@@ -440,7 +449,7 @@ def generate_source(config: Sm90Config) -> str:
         split_k=config.split_k, wg_stores=str(config.wg_stores).lower(), transposed=str(config.transposed).lower(),
         tile_buffers=config.tile_buffers, share_dy=str(config.share_dy).lower(),
         thread_stores=str(config.thread_stores).lower(), wg_release=str(config.wg_release).lower(),
-        warp_stores=str(config.warp_stores).lower(),
+        warp_stores=str(config.warp_stores).lower(), wg_offset=config.wg_offset,
         shared_storage=shared_storage_bytes(config),
         smem=smem_bytes(config))
 
@@ -474,6 +483,9 @@ SPLIT_K = (2, 4)
 # five stages) this way round.
 TRANSPOSED_SHAPES = ((128, 64), (256, 64), (384, 64), (512, 64), (128, 128), (192, 128), (256, 128))
 
+# Head starts of consumer warpgroup 0 over warpgroup 1, in K blocks (`wg_offset`), below each kernel's stage count.
+WG_OFFSETS = (1, 2, 3)
+
 # Store rings measured beside whole-tile staging (store_slots 0): E slots of tile_m x 64, up to two tiles' worth
 # (one slot leaves room for one more stage of the 256x128 tiles).
 STORE_SLOTS = (1, 2, 4, 8)
@@ -485,7 +497,8 @@ def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90
     STORE_SLOTS that holds at most two tiles and leaves room for two stages; and TRANSPOSED_SHAPES. Each 2-CTA
     cluster is offered along M (sharing the filter tile) and along the channels (sharing the dy tile); each kernel
     also with thread stores where they fit, each TMA-stored ring also with warp stores, and each cluster also with
-    a warpgroup release.
+    a warpgroup release; each cooperative kernel with warpgroup or warp stores also with warpgroup 1 started
+    WG_OFFSETS K blocks behind warpgroup 0.
 
     Split-K kernels join only when asked (`split_k`): they compute correctly (every measured run was valid) but
     compute-sanitizer's racecheck reports hazards on their distributed-shared-memory handoff, which it does not
@@ -527,6 +540,10 @@ def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90
     # Every non-transposed store ring with TMA stores also with warp stores (16-row boxes, no barrier between warps).
     configs += [dataclasses.replace(c, warp_stores=True) for c in configs
                 if c.store_slots and not (c.transposed or c.wg_stores or c.thread_stores)]
+    # Every cooperative kernel whose warpgroups never meet in the epilogue also with warpgroup 1 started behind.
+    configs += [dataclasses.replace(c, wg_offset=offset) for c in configs
+                if c.schedule == "cooperative" and (c.wg_stores or c.warp_stores)
+                for offset in WG_OFFSETS if offset < c.stages]
     # Every 2-CTA cluster also with one release a stage per warpgroup and CTA.
     configs += [dataclasses.replace(c, wg_release=True) for c in configs if c.cluster == 2]
     for tile_m, tile_n in SPLIT_K_SHAPES if split_k else ():

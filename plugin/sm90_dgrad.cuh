@@ -28,6 +28,8 @@
 //   shared loads and global stores, edges clipped per thread), which keeps dx off the TMA unit the loads use.
 //   With warp stores (kWarpStores) each consumer warp stages and stores the 16 rows of each 64-row slice of the
 //   block that its own accumulator holds (a 16-row box): no barrier between warps in the epilogue at all.
+//   With a warpgroup offset (kWgOffset) warpgroup 1 starts kWgOffset K blocks behind warpgroup 0 and stays
+//   behind, so one warpgroup's epilogue and next decode run while the other still multiplies.
 //   The grid is persistent: each CTA walks tiles blockIdx.x, blockIdx.x + gridDim.x, ..., decoding each with
 //   divisions by host-computed multiply-high constants (FastDivisor).
 //
@@ -111,6 +113,7 @@ constexpr int kTileK = 64;            // 64 16-bit elements: one 128-byte swizzl
 constexpr int kThreads = 384;         // producer warpgroup + two consumer warpgroups
 constexpr int kDescBytes = 128;       // one TMA descriptor
 constexpr int kConsumerBarrier = 1;   // first named barrier id of the consumers (0 is __syncthreads; 1-4 used)
+constexpr int kOffsetBarrier = 5;     // warpgroup offset: warpgroup 1 waits here for warpgroup 0's head start
 
 // Descriptors per CTA: dy, the filter, then dx for every output phase.
 __device__ __forceinline__ int descriptor_count(uint32_t stride_h, uint32_t stride_w) {
@@ -355,10 +358,17 @@ __device__ __forceinline__ float4 load_peer(float const* local, uint32_t cta) {
 // kWarpStores (a store ring, not transposed): every consumer warp stages the rows its own accumulator holds (16 of
 // each 64-row MMA slice) and its lane 0 stores them with a 16-row dx box, waiting only for the warp's own earlier
 // stores: the 128- or 256-thread named barriers around each block (and the wait behind one storer) disappear.
+// kWgOffset (cooperative, with warpgroup or warp stores, so the two warpgroups never meet in the epilogue):
+// warpgroup 1 starts only once warpgroup 0 has issued its first kWgOffset K blocks. Both read every stage, so
+// from then on warpgroup 0 runs about kWgOffset blocks ahead: while it converts and stores a tile and decodes the
+// next, warpgroup 1 multiplies the last kWgOffset blocks of that tile alone (wgmma of one warpgroup can fill the
+// tensor pipe), and the other way round. The stages it holds back cost warpgroup 0 as much prefetch depth, so
+// kWgOffset < kStages; with kWgOffset <= kStages warpgroup 0 never waits for a stage warpgroup 1 must release
+// before its head start is over (no deadlock).
 template <class Element, int kTileM, int kTileN, int kStages, int kCtasPerSm, bool kPingpong, int kCluster,
           int kResidentK = 0, int kStoreSlots = 0, int kSplitK = 1, bool kWgStores = false, bool kTransposed = false,
           int kTileBuffers = 1, bool kShareDy = false, bool kThreadStores = false, bool kWgRelease = false,
-          bool kWarpStores = false>
+          bool kWarpStores = false, int kWgOffset = 0>
 struct DgradKernel {
   static_assert(kCtasPerSm == 1 || kCtasPerSm == 2, "one or two CTAs per SM");
   static_assert(kCluster == 1 || kCluster == 2, "clusters of one or two CTAs, along M or (kShareDy) channels");
@@ -385,6 +395,8 @@ struct DgradKernel {
   static_assert(!kWarpStores || (kStoreSlots >= 1 && !kTransposed && kSplitK == 1 && !kWgStores && !kThreadStores),
                 "warp stores need a store ring, and are not for transposed, split-K, warpgroup- or thread-store "
                 "kernels");
+  static_assert(kWgOffset == 0 || (!kPingpong && !kTransposed && (kWgStores || kWarpStores) && kWgOffset < kStages),
+                "a warpgroup offset is for cooperative kernels with warpgroup or warp stores, under the stage count");
   static constexpr int kClusterCtas = kCluster * kSplitK;   // CTAs of one cluster (__cluster_dims__)
   static constexpr bool kResident = kResidentK > 0;
   static constexpr int kBBlocks = kResident ? kResidentK : kStages;  // B buffers: K blocks or ring stages
@@ -711,6 +723,12 @@ struct DgradKernel {
     // Warp stores: the box offsets of this warp's row slices (the same for every block and tile).
     WarpSlices const slices = WarpSlices::make(walk.d, mma_thread);
 
+    // Warpgroup offset: warpgroup 0 counts down its head start; warpgroup 1 waits until it is over.
+    int head_start = kWgOffset > 0 && wg == 0 ? kWgOffset : 0;
+    if constexpr (kWgOffset > 0) {
+      if (wg == 1) asm volatile("bar.sync %0, 256;" :: "n"(kOffsetBarrier) : "memory");
+    }
+
     int const lane = thread % 32;
     int const rank = kCluster > 1 ? int(cute::block_rank_in_cluster()) : 0;
     int stage = 0;
@@ -767,6 +785,9 @@ struct DgradKernel {
           tiled_mma.accumulate_ = GMMA::ScaleOut::One;
         }
         warpgroup_commit_batch();
+        if constexpr (kWgOffset > 0) {
+          if (head_start > 0 && --head_start == 0) end_head_start();
+        }
         // Keep one batch in flight; the one before it has finished reading its stage, so free that stage.
         warpgroup_wait<1>();
         warpgroup_fence_operand(accum);
@@ -841,9 +862,18 @@ struct DgradKernel {
         tma_store_arrive();
       }
     }
+    // A walk shorter than the head start (warpgroup 0 did all of it) lets warpgroup 1 go at the end.
+    if constexpr (kWgOffset > 0) {
+      if (head_start > 0) end_head_start();
+    }
     if (storer) {
       asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
     }
+  }
+
+  // Warpgroup 0's arrival that lets warpgroup 1 begin (kWgOffset).
+  static __device__ __forceinline__ void end_head_start() {
+    asm volatile("bar.arrive %0, 256;" :: "n"(kOffsetBarrier) : "memory");
   }
 
   // Thread stores: the threads sharing a staged block (the tile's owners, or with warpgroup stores one warpgroup)
@@ -1241,7 +1271,7 @@ struct DgradKernel {
 // The extern "C" entry point of one configuration, in IREE's CUDA ABI: bindings, then 32-bit push constants.
 #define IREE_CUTLASS_SM90_DGRAD_ENTRY(NAME, ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG, CLUSTER,  \
                                       RESIDENT_K, STORE_SLOTS, SPLIT_K, WG_STORES, TRANSPOSED, TILE_BUFFERS,  \
-                                      SHARE_DY, THREAD_STORES, WG_RELEASE, WARP_STORES)                       \
+                                      SHARE_DY, THREAD_STORES, WG_RELEASE, WARP_STORES, WG_OFFSET)            \
   extern "C" __global__ void __cluster_dims__((CLUSTER) * (SPLIT_K), 1, 1)                                    \
       __launch_bounds__(iree_cutlass_sm90::kThreads, CTAS_PER_SM) NAME(                                       \
       ELEMENT const* dy, ELEMENT const* w_rsck, ELEMENT* dx, uint8_t* workspace, uint32_t n, uint32_t h,       \
@@ -1259,6 +1289,6 @@ struct DgradKernel {
         {stride_h_value, stride_h_mul, stride_h_shift}, {stride_w_value, stride_w_mul, stride_w_shift}};      \
     iree_cutlass_sm90::DgradKernel<ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG, CLUSTER,          \
                                    RESIDENT_K, STORE_SLOTS, SPLIT_K, WG_STORES, TRANSPOSED, TILE_BUFFERS,     \
-                                   SHARE_DY, THREAD_STORES, WG_RELEASE, WARP_STORES>::run(                    \
+                                   SHARE_DY, THREAD_STORES, WG_RELEASE, WARP_STORES, WG_OFFSET>::run(         \
         dy, w_rsck, dx, workspace, shape);                                                                    \
   }

@@ -409,6 +409,21 @@ def test_split_k_and_store_ring_limits():
     assert warp and all(c.store_slots and not (c.transposed or c.wg_stores or c.thread_stores) for c in warp)
     assert {dataclasses.replace(c, warp_stores=True) for c in candidates
             if c.store_slots and not (c.transposed or c.wg_stores or c.thread_stores)} == set(warp)
+    # Warpgroup offset: cooperative kernels whose warpgroups never meet in the epilogue (warpgroup or warp stores),
+    # a head start under the stage count; candidates beside each such kernel, one per head start that fits.
+    assert sm90.Sm90Config("f16", 128, 256, 4, 1, store_slots=2, wg_stores=True, wg_offset=3).name.endswith(
+        "_s4_c1_e2_ws_o3")
+    for bad in (dict(store_slots=2), dict(store_slots=2, warp_stores=True, schedule="pingpong"),
+                dict(store_slots=2, wg_stores=True, wg_offset=3), dict(store_slots=2, warp_stores=True, wg_offset=-1),
+                dict(tile_m=192, transposed=True, store_slots=1, wg_offset=1)):
+        fields = {**dict(dtype="f16", tile_m=128, tile_n=128, stages=3, ctas_per_sm=1, wg_offset=1), **bad}
+        with pytest.raises(ValueError, match="warpgroup offset"):
+            sm90.Sm90Config(**fields)
+    behind = [c for c in candidates if c.wg_offset]
+    decoupled = [c for c in candidates if c.schedule == "cooperative" and (c.wg_stores or c.warp_stores)
+                 and not c.wg_offset]
+    assert behind and {dataclasses.replace(c, wg_offset=d) for c in decoupled for d in sm90.WG_OFFSETS
+                       if d < c.stages} == set(behind)
     # Split-K candidates only when asked for, and only where the tiles cannot fill the GPU once.
     small = DgradProblem(8, 7, 7, 512, 512, 3, 3, 7, 7, 1, 1, 1, 1, "f16")
     large = DgradProblem(256, 7, 7, 512, 512, 3, 3, 7, 7, 1, 1, 1, 1, "f16")
@@ -612,8 +627,10 @@ def test_wg_release_limits_and_candidates():
     released = {c for c in candidates if c.wg_release}
     assert released == {dataclasses.replace(c, wg_release=True) for c in candidates if c.cluster == 2 and not c.wg_release}
     assert twin in released and any(not c.share_dy for c in released)
-    # The template's last arguments: share_dy, thread_stores, wg_release, warp_stores.
-    assert "1, true, false, true, false>;" in " ".join(sm90.generate_source(twin).split())
-    assert "1, true, false, false, false>;" in " ".join(sm90.generate_source(clustered).split())
+    # The template's last arguments: share_dy, thread_stores, wg_release, warp_stores, wg_offset.
+    assert "1, true, false, true, false, 0>;" in " ".join(sm90.generate_source(twin).split())
+    assert "1, true, false, false, false, 0>;" in " ".join(sm90.generate_source(clustered).split())
     warp = dataclasses.replace(clustered, warp_stores=True)
-    assert "1, true, false, false, true>;" in " ".join(sm90.generate_source(warp).split())
+    assert "1, true, false, false, true, 0>;" in " ".join(sm90.generate_source(warp).split())
+    behind = dataclasses.replace(clustered, warp_stores=True, wg_offset=2)
+    assert "1, true, false, false, true, 2>;" in " ".join(sm90.generate_source(behind).split())

@@ -1,0 +1,53 @@
+"""Prints, space-separated, the warpgroup-offset kernels (sm90 `wg_offset`, session 18) to measure beside what
+ships: for every batch-256 layer, f16 and bf16, the shipped kernel and each kernel within WITHIN of the best of an
+earlier tune (at most CAP a layer, nearest first), each as a cooperative kernel whose warpgroups never meet in the
+epilogue (its own warpgroup or warp stores, else warpgroup stores added), with warpgroup 1 started 1, 2 and 3 K
+blocks behind (those under its stage count), and that kernel without the offset (the same-run baseline of a
+kernel that stores differently today). Only kernels that are candidates of their layer are printed.
+
+    python3 bench/plans/session18/offset_twins.py 0.03 3
+"""
+import dataclasses
+import pathlib
+import sys
+
+from iree_cutlass.plugin import sm90
+from iree_cutlass.plugin.select import select_kernel
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "session16"))
+from near_best import near_best_per_layer  # noqa: E402
+
+
+def decoupled(config):
+    """`config` as a kernel whose two consumer warpgroups never wait for each other in the epilogue, or None where
+    Sm90Config's own checks refuse that (ping-pong, transposed, no store ring, split-K)."""
+    if config.family != sm90.FAMILY or config.schedule != "cooperative":
+        return None
+    if config.wg_stores or config.warp_stores:
+        return config
+    try:
+        return dataclasses.replace(config, wg_stores=True, thread_stores=False)
+    except ValueError:
+        return None
+
+
+def offset_twins(config) -> list:
+    """`config` decoupled, without and with each head start of sm90.WG_OFFSETS that its stages allow."""
+    base = decoupled(config)
+    if base is None:
+        return []
+    return [base] + [dataclasses.replace(base, wg_offset=d) for d in sm90.WG_OFFSETS if d < base.stages]
+
+
+def main() -> int:
+    within, cap = float(sys.argv[1]), int(sys.argv[2])
+    chosen = set()
+    for problem, candidates, ranked in near_best_per_layer(within):
+        sources = [select_kernel(problem, arch="sm_90")] + [candidates[e] for e in ranked[:cap]]
+        chosen |= {t.name for s in sources for t in offset_twins(s) if t.name in candidates}
+    print(" ".join(sorted(chosen)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
