@@ -6,6 +6,6 @@
 source "$(dirname "$0")/../lib.sh"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.sm --format=csv
 T tune
-timeout 270 python3 -m iree_cutlass.tune measure --plan out/tune_o --graph --with-cudnn --out $OUT/tune.json 2>&1 | tail -46
+timeout 290 python3 -m iree_cutlass.tune measure --plan out/tune_o --graph --with-cudnn --out $OUT/tune.json 2>&1 | tail -46
 numerics_and_sanitizers out/rand_o out/san_o
 T done
