@@ -533,19 +533,16 @@ def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90
                 for cluster in (1, 2):
                     configs.append(Sm90Config(problem.dtype, tile_m, tile_n, stages, 1, cluster=cluster,
                                               transposed=True, tile_buffers=tile_buffers, store_slots=store_slots))
-    # Every 2-CTA cluster also along the channels, sharing dy instead of the filter.
-    configs += [dataclasses.replace(c, share_dy=True) for c in configs if c.cluster == 2]
-    # Every kernel also with thread stores instead of TMA stores, where its threads copy at most 8 rows.
-    configs += [dataclasses.replace(c, thread_stores=True) for c in configs if c.copy_rows_per_thread <= 8]
-    # Every non-transposed store ring with TMA stores also with warp stores (16-row boxes, no barrier between warps).
-    configs += [dataclasses.replace(c, warp_stores=True) for c in configs
-                if c.store_slots and not (c.transposed or c.wg_stores or c.thread_stores)]
-    # Every cooperative kernel whose warpgroups never meet in the epilogue also with warpgroup 1 started behind.
-    configs += [dataclasses.replace(c, wg_offset=offset) for c in configs
-                if c.schedule == "cooperative" and (c.wg_stores or c.warp_stores)
-                for offset in WG_OFFSETS if offset < c.stages]
-    # Every 2-CTA cluster also with one release a stage per warpgroup and CTA.
-    configs += [dataclasses.replace(c, wg_release=True) for c in configs if c.cluster == 2]
+    # Each kind of twin, where Sm90Config's own checks accept it: every 2-CTA cluster also along the channels
+    # (sharing dy instead of the filter); every kernel also with thread stores instead of TMA stores (at most 8
+    # rows a thread); every non-transposed TMA-stored ring also with warp stores (16-row boxes, no barrier between
+    # warps); every cooperative kernel whose warpgroups never meet in the epilogue also with warpgroup 1 started
+    # behind; every 2-CTA cluster also with one release a stage per warpgroup and CTA.
+    configs += _twins(configs, share_dy=True)
+    configs += _twins(configs, thread_stores=True)
+    configs += _twins(configs, warp_stores=True)
+    configs += [twin for config in configs for offset in WG_OFFSETS for twin in _twins([config], wg_offset=offset)]
+    configs += _twins(configs, wg_release=True)
     for tile_m, tile_n in SPLIT_K_SHAPES if split_k else ():
         for ctas in SPLIT_K:
             stages = max_stages(tile_m, tile_n, 1, problem.dtype, split_k=ctas)
@@ -555,6 +552,19 @@ def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90
             if unit_count(config, problem) < SM_COUNT:
                 configs.append(config)
     return [c for c in configs if supports(c, problem) is None]
+
+
+def _twins(configs: list[Sm90Config], **fields) -> list[Sm90Config]:
+    """Each of `configs` with `fields` set, where that changes it and Sm90Config's own checks accept the result."""
+    twins = []
+    for config in configs:
+        try:
+            twin = dataclasses.replace(config, **fields)
+        except ValueError:
+            continue
+        if twin != config:
+            twins.append(twin)
+    return twins
 
 
 def max_stages(tile_m: int, tile_n: int, ctas_per_sm: int, dtype: str = "f16", schedule: str = "cooperative",
