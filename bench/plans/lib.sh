@@ -17,3 +17,14 @@ numerics_and_sanitizers() {
   timeout 100 compute-sanitizer --tool racecheck python3 bench/sanitize_kernels.py --plan "$2" > $OUT/racecheck.txt 2>&1
   tail -2 $OUT/racecheck.txt
 }
+
+# A tuning call: the card, then a tune plan's candidates beside each layer's shipped kernel and cuDNN (CUDA graphs)
+# within SECONDS, then numerics_and_sanitizers.
+#   tune_call out/tuneNN SECONDS out/randNN out/sanNN
+tune_call() {
+  nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.sm --format=csv
+  T tune
+  timeout "$2" python3 -m iree_cutlass.tune measure --plan "$1" --graph --with-cudnn --out $OUT/tune.json 2>&1 | tail -46
+  numerics_and_sanitizers "$3" "$4"
+  T done
+}

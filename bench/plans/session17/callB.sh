@@ -5,8 +5,4 @@
 # build_b.sh.
 # carry: out/tune18 out/rand18 out/san18
 source "$(dirname "$0")/../lib.sh"
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.sm --format=csv
-T tune
-timeout 330 python3 -m iree_cutlass.tune measure --plan out/tune18 --graph --with-cudnn --out $OUT/tune.json 2>&1 | tail -46
-numerics_and_sanitizers out/rand18 out/san18
-T done
+tune_call out/tune18 330 out/rand18 out/san18
