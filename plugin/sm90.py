@@ -541,7 +541,7 @@ def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90
     configs += _twins(configs, share_dy=True)
     configs += _twins(configs, thread_stores=True)
     configs += _twins(configs, warp_stores=True)
-    configs += [twin for config in configs for offset in WG_OFFSETS for twin in _twins([config], wg_offset=offset)]
+    configs += [t for c in configs for offset in WG_OFFSETS if (t := twin(c, wg_offset=offset)) is not None]
     configs += _twins(configs, wg_release=True)
     for tile_m, tile_n in SPLIT_K_SHAPES if split_k else ():
         for ctas in SPLIT_K:
@@ -554,17 +554,18 @@ def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90
     return [c for c in configs if supports(c, problem) is None]
 
 
+def twin(config, **fields):
+    """`config` with `fields` set, or None where that leaves it as it is or its own checks refuse the result."""
+    try:
+        changed = dataclasses.replace(config, **fields)
+    except ValueError:
+        return None
+    return changed if changed != config else None
+
+
 def _twins(configs: list[Sm90Config], **fields) -> list[Sm90Config]:
     """Each of `configs` with `fields` set, where that changes it and Sm90Config's own checks accept the result."""
-    twins = []
-    for config in configs:
-        try:
-            twin = dataclasses.replace(config, **fields)
-        except ValueError:
-            continue
-        if twin != config:
-            twins.append(twin)
-    return twins
+    return [t for c in configs if (t := twin(c, **fields)) is not None]
 
 
 def max_stages(tile_m: int, tile_n: int, ctas_per_sm: int, dtype: str = "f16", schedule: str = "cooperative",

@@ -91,14 +91,10 @@ def build(args) -> int:
 
 
 def _twin(config, field: str):
-    """`config` with the boolean field `field` set, or None where its family has no such field or it cannot be
-    set there (the config's own checks refuse it)."""
-    if not hasattr(config, field):
-        return None
-    try:
-        return dataclasses.replace(config, **{field: True})
-    except ValueError:
-        return None
+    """`config` with the boolean field `field` set, or None where its family has no such field, it is set already
+    (the config itself is measured anyway) or the config's own checks refuse it."""
+    from iree_cutlass.plugin.sm90 import twin
+    return twin(config, **{field: True}) if hasattr(config, field) else None
 
 
 def _sibling_kernel(problem, arch: str):

@@ -7,7 +7,6 @@ kernel that stores differently today). Only kernels that are candidates of their
 
     python3 bench/plans/session18/offset_twins.py 0.03 3
 """
-import dataclasses
 import pathlib
 import sys
 
@@ -19,24 +18,21 @@ from near_best import near_best_per_layer  # noqa: E402
 
 
 def decoupled(config):
-    """`config` as a kernel whose two consumer warpgroups never wait for each other in the epilogue, or None where
-    Sm90Config's own checks refuse that (ping-pong, transposed, no store ring, split-K)."""
+    """`config` as a cooperative kernel whose two consumer warpgroups never wait for each other in the epilogue, or
+    None where Sm90Config's own checks refuse that (transposed, no store ring, split-K)."""
     if config.family != sm90.FAMILY or config.schedule != "cooperative":
         return None
     if config.wg_stores or config.warp_stores:
         return config
-    try:
-        return dataclasses.replace(config, wg_stores=True, thread_stores=False)
-    except ValueError:
-        return None
+    return sm90.twin(config, wg_stores=True, thread_stores=False)
 
 
 def offset_twins(config) -> list:
-    """`config` decoupled, without and with each head start of sm90.WG_OFFSETS that its stages allow."""
+    """`config` decoupled, without and with each head start of sm90.WG_OFFSETS that its checks accept."""
     base = decoupled(config)
     if base is None:
         return []
-    return [base] + [dataclasses.replace(base, wg_offset=d) for d in sm90.WG_OFFSETS if d < base.stages]
+    return [base] + [t for d in sm90.WG_OFFSETS if (t := sm90.twin(base, wg_offset=d)) is not None]
 
 
 def main() -> int:
