@@ -146,14 +146,19 @@ int main(int argc, char** argv) {
     // beta = 0: the epilogue never reads C (is_source_needed), so C may alias D.
     typename Gemm::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {M, N, K, 1},
                                   {a, stride_a, b, stride_b}, {{1.0f, 0.0f}, d, stride_d, d, stride_d}, hw_info};
+    void* workspace = nullptr;
+    auto release = [&]() {  // this problem's buffers, before the next one's are allocated
+      cudaFree(a); cudaFree(b); cudaFree(d); cudaFree(ref);
+      if (workspace) cudaFree(workspace);
+    };
     Gemm gemm;
     if (gemm.can_implement(args) != cutlass::Status::kSuccess) {
       printf("{\"config\": \"%s\", \"m\": %d, \"n\": %d, \"k\": %d, \"error\": \"cannot implement\"}\n",
              name.c_str(), M, N, K);
+      release();
       continue;
     }
     size_t workspace_bytes = Gemm::get_workspace_size(args);
-    void* workspace = nullptr;
     if (workspace_bytes) CHECK(cudaMalloc(&workspace, workspace_bytes));
     if (gemm.initialize(args, workspace, stream) != cutlass::Status::kSuccess) {
       fprintf(stderr, "gemm_bench: initialize failed\n");
@@ -206,10 +211,11 @@ int main(int argc, char** argv) {
            "\"rel_l2\": %.3e, \"rel_l2_after\": %.3e, \"workspace_bytes\": %zu}\n",
            name.c_str(), M, N, K, per_launch[kReplays / 2], per_launch[0], err_first, err_after, workspace_bytes);
     fflush(stdout);
+    CHECK(cudaEventDestroy(start));
+    CHECK(cudaEventDestroy(stop));
     CHECK(cudaGraphExecDestroy(exec));
     CHECK(cudaGraphDestroy(graph));
-    cudaFree(a); cudaFree(b); cudaFree(d); cudaFree(ref);
-    if (workspace) cudaFree(workspace);
+    release();
   }
   return 0;
 }

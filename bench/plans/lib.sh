@@ -22,9 +22,20 @@ numerics_and_sanitizers() {
 # within SECONDS, then numerics_and_sanitizers.
 #   tune_call out/tuneNN SECONDS out/randNN out/sanNN
 tune_call() {
-  nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.sm --format=csv
+  card
   T tune
-  timeout "$2" python3 -m iree_cutlass.tune measure --plan "$1" --graph --with-cudnn --out $OUT/tune.json 2>&1 | tail -46
+  tune_measure "$1" "$2" tune.json
   numerics_and_sanitizers "$3" "$4"
   T done
+}
+
+# The card and its clocks.
+card() {
+  nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.sm --format=csv
+}
+
+# A tune plan's candidates beside each layer's shipped kernel and cuDNN (CUDA graphs) within SECONDS, into $OUT/NAME.
+#   tune_measure out/tuneNN SECONDS NAME.json
+tune_measure() {
+  timeout "$2" python3 -m iree_cutlass.tune measure --plan "$1" --graph --with-cudnn --out "$OUT/$3" 2>&1 | tail -46
 }

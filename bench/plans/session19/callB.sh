@@ -6,9 +6,9 @@
 #   --batches 256 --dtypes f16 bf16 --only _r1_s1_ --candidates NONE_SUCH
 # carry: out/cutlass_gemm out/ship19
 source "$(dirname "$0")/../lib.sh"
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv
+card
 T ours
-timeout 100 python3 -m iree_cutlass.tune measure --plan out/ship19 --graph --with-cudnn --out $OUT/ours.json 2>&1 | tail -31
+tune_measure out/ship19 100 ours.json
 T gemm
 timeout 400 python3 bench/cutlass_gemm/run.py --bins out/cutlass_gemm --batch 256 --out $OUT/gemm.json 2>&1 | tail -60
 T done
