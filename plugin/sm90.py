@@ -82,6 +82,11 @@ class Sm90Config:
     wg_offset: int = 0  # cooperative kernels with warpgroup or warp stores: consumer warpgroup 1 starts this many
                         # K blocks behind warpgroup 0 and stays behind, so one warpgroup's epilogue runs while the
                         # other multiplies (fewer than `stages`: the lead costs warpgroup 0 as much prefetch)
+    m_major: bool = False  # the persistent walk takes M tiles fastest, then phases, then channel blocks (as
+                           # CUTLASS's GEMMs raster along M): CTAs running together share the filter tile
+    flat: bool = False  # not transposed, 1x1 unit-stride unpadded problems only: the walk goes over flat pixels
+                        # (one row of N*H*W, as transposed kernels always walk), so an M tile is tile_m consecutive
+                        # pixels, one contiguous run of dy and of dx, as in a GEMM, instead of a spatial box
 
     family: ClassVar[str] = FAMILY
 
@@ -143,6 +148,8 @@ class Sm90Config:
                                or not 0 < self.wg_offset < self.stages):
             raise ValueError("a warpgroup offset is for cooperative kernels with warpgroup or warp stores, and is "
                              f"under the stage count (got {self.wg_offset} with {self.stages} stages)")
+        if self.flat and self.transposed:
+            raise ValueError("transposed kernels always walk 1x1 problems as flat pixels: no flat flag")
         if self.ctas_per_sm == 2 and self.rows_per_warpgroup * self.tile_n > 64 * 64:
             # Two CTAs leave 80 registers a thread: ptxas needs ~90 for a 64x128 f32 accumulator.
             raise ValueError(f"tile {self.tile_m}x{self.tile_n} needs more registers than two CTAs per SM leave")
@@ -181,7 +188,9 @@ class Sm90Config:
                 f"{'_ts' if self.thread_stores else ''}"
                 f"{'_wr' if self.wg_release else ''}"
                 f"{'_wp' if self.warp_stores else ''}"
-                f"{f'_o{self.wg_offset}' if self.wg_offset else ''}")
+                f"{f'_o{self.wg_offset}' if self.wg_offset else ''}"
+                f"{'_mm' if self.m_major else ''}"
+                f"{'_fl' if self.flat else ''}")
 
     @property
     def cluster_ctas(self) -> int:
@@ -269,13 +278,19 @@ def _phase_extents(problem: DgradProblem) -> list[tuple[int, int]]:
             for ph in range(p.stride_h) for pw in range(p.stride_w)][:walked_phases(p)]
 
 
-def kernel_problem(config: Sm90Config, problem: DgradProblem) -> DgradProblem:
-    """The problem as the kernel walks it. A transposed kernel walks a 1x1 unit-stride unpadded problem (a plain
-    GEMM over pixels) as one row of N*H*W pixels, or as rows of 256 for tiles over 256 pixels (a box extent is
-    at most 256), so that any tile_m tiles the pixels without waste (192: 66 tiles of the 7x7 batch-256 layer's
-    12544 pixels, where 192-pixel boxes of 7x7 images would need 98)."""
+def is_plain_gemm(problem: DgradProblem) -> bool:
+    """Whether `problem` is a 1x1 unit-stride unpadded dgrad: a plain GEMM over its N*H*W pixels."""
     p = problem
-    if not config.transposed or (p.r, p.s, p.stride_h, p.stride_w, p.pad_h, p.pad_w) != (1, 1, 1, 1, 0, 0):
+    return (p.r, p.s, p.stride_h, p.stride_w, p.pad_h, p.pad_w) == (1, 1, 1, 1, 0, 0)
+
+
+def kernel_problem(config: Sm90Config, problem: DgradProblem) -> DgradProblem:
+    """The problem as the kernel walks it. A transposed or flat kernel walks a 1x1 unit-stride unpadded problem (a
+    plain GEMM over pixels) as one row of N*H*W pixels, or as rows of 256 for tiles over 256 pixels (a box extent
+    is at most 256), so that any tile_m tiles the pixels without waste (192: 66 tiles of the 7x7 batch-256 layer's
+    12544 pixels, where 192-pixel boxes of 7x7 images would need 98) and each tile is one contiguous run."""
+    p = problem
+    if not (config.transposed or config.flat) or not is_plain_gemm(p):
         return p
     pixels = p.n * p.h * p.w
     if config.tile_m <= MAX_BOX:
@@ -403,6 +418,8 @@ def supports(config: Sm90Config, problem: DgradProblem) -> str | None:
         return f"C={p.c} is not a multiple of 8 (16-byte dx stores, TMA row strides)"
     if p.stride_h * p.stride_w > MAX_PHASES:
         return f"stride {p.stride_h}x{p.stride_w} has more than {MAX_PHASES} output phases"
+    if config.flat and not is_plain_gemm(p):
+        return "a flat walk is for 1x1 unit-stride unpadded problems"
     walked = kernel_problem(config, p)
     if max(p.n, p.h, p.w, p.c, p.k, p.p, p.q, p.r * p.s, walked.w, walked.q) > _INT32_MAX:
         return "a dimension exceeds the 32-bit range of TMA coordinates"
@@ -429,12 +446,12 @@ _ENTRY = """
 using Kernel = iree_cutlass_sm90::DgradKernel<{element}, {tile_m}, {tile_n}, {stages}, {ctas}, {pingpong}, {cluster},
                                              {resident_k}, {store_slots}, {split_k}, {wg_stores}, {transposed},
                                              {tile_buffers}, {share_dy}, {thread_stores}, {wg_release},
-                                             {warp_stores}, {wg_offset}>;
+                                             {warp_stores}, {wg_offset}, {m_major}>;
 static_assert(sizeof(Kernel::SharedStorage) == {shared_storage}, "shared storage formula (sm90.py) out of date");
 static_assert(Kernel::kSmemBytes == {smem}, "dynamic shared memory formula (sm90.py) out of date");
 IREE_CUTLASS_SM90_DGRAD_ENTRY({name}, {element}, {tile_m}, {tile_n}, {stages}, {ctas}, {pingpong}, {cluster},
                               {resident_k}, {store_slots}, {split_k}, {wg_stores}, {transposed}, {tile_buffers},
-                              {share_dy}, {thread_stores}, {wg_release}, {warp_stores}, {wg_offset})
+                              {share_dy}, {thread_stores}, {wg_release}, {warp_stores}, {wg_offset}, {m_major})
 """
 
 
@@ -450,6 +467,7 @@ def generate_source(config: Sm90Config) -> str:
         tile_buffers=config.tile_buffers, share_dy=str(config.share_dy).lower(),
         thread_stores=str(config.thread_stores).lower(), wg_release=str(config.wg_release).lower(),
         warp_stores=str(config.warp_stores).lower(), wg_offset=config.wg_offset,
+        m_major=str(config.m_major).lower(),
         shared_storage=shared_storage_bytes(config),
         smem=smem_bytes(config))
 
@@ -498,7 +516,8 @@ def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90
     cluster is offered along M (sharing the filter tile) and along the channels (sharing the dy tile); each kernel
     also with thread stores where they fit, each TMA-stored ring also with warp stores, and each cluster also with
     a warpgroup release; each cooperative kernel with warpgroup or warp stores also with warpgroup 1 started
-    WG_OFFSETS K blocks behind warpgroup 0.
+    WG_OFFSETS K blocks behind warpgroup 0; for 1x1 filters every kernel also walking M tiles fastest, and on a
+    plain GEMM (1x1, unit stride, no padding) every kernel that is not transposed also walking flat pixels.
 
     Split-K kernels join only when asked (`split_k`): they compute correctly (every measured run was valid) but
     compute-sanitizer's racecheck reports hazards on their distributed-shared-memory handoff, which it does not
@@ -543,6 +562,10 @@ def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90
     configs += _twins(configs, warp_stores=True)
     configs += [t for c in configs for offset in WG_OFFSETS if (t := twin(c, wg_offset=offset)) is not None]
     configs += _twins(configs, wg_release=True)
+    if (problem.r, problem.s) == (1, 1):
+        configs += _twins(configs, m_major=True)
+    if is_plain_gemm(problem):
+        configs += _twins(configs, flat=True)
     for tile_m, tile_n in SPLIT_K_SHAPES if split_k else ():
         for ctas in SPLIT_K:
             stages = max_stages(tile_m, tile_n, 1, problem.dtype, split_k=ctas)
