@@ -82,8 +82,6 @@ class Sm90Config:
     wg_offset: int = 0  # cooperative kernels with warpgroup or warp stores: consumer warpgroup 1 starts this many
                         # K blocks behind warpgroup 0 and stays behind, so one warpgroup's epilogue runs while the
                         # other multiplies (fewer than `stages`: the lead costs warpgroup 0 as much prefetch)
-    m_major: bool = False  # the persistent walk takes M tiles fastest, then phases, then channel blocks (as
-                           # CUTLASS's GEMMs raster along M): CTAs running together share the filter tile
     flat: bool = False  # not transposed, 1x1 unit-stride unpadded problems only: the walk goes over flat pixels
                         # (one row of N*H*W, as transposed kernels always walk), so an M tile is tile_m consecutive
                         # pixels, one contiguous run of dy and of dx, as in a GEMM, instead of a spatial box
@@ -189,7 +187,6 @@ class Sm90Config:
                 f"{'_wr' if self.wg_release else ''}"
                 f"{'_wp' if self.warp_stores else ''}"
                 f"{f'_o{self.wg_offset}' if self.wg_offset else ''}"
-                f"{'_mm' if self.m_major else ''}"
                 f"{'_fl' if self.flat else ''}")
 
     @property
@@ -446,12 +443,12 @@ _ENTRY = """
 using Kernel = iree_cutlass_sm90::DgradKernel<{element}, {tile_m}, {tile_n}, {stages}, {ctas}, {pingpong}, {cluster},
                                              {resident_k}, {store_slots}, {split_k}, {wg_stores}, {transposed},
                                              {tile_buffers}, {share_dy}, {thread_stores}, {wg_release},
-                                             {warp_stores}, {wg_offset}, {m_major}>;
+                                             {warp_stores}, {wg_offset}>;
 static_assert(sizeof(Kernel::SharedStorage) == {shared_storage}, "shared storage formula (sm90.py) out of date");
 static_assert(Kernel::kSmemBytes == {smem}, "dynamic shared memory formula (sm90.py) out of date");
 IREE_CUTLASS_SM90_DGRAD_ENTRY({name}, {element}, {tile_m}, {tile_n}, {stages}, {ctas}, {pingpong}, {cluster},
                               {resident_k}, {store_slots}, {split_k}, {wg_stores}, {transposed}, {tile_buffers},
-                              {share_dy}, {thread_stores}, {wg_release}, {warp_stores}, {wg_offset}, {m_major})
+                              {share_dy}, {thread_stores}, {wg_release}, {warp_stores}, {wg_offset})
 """
 
 
@@ -467,7 +464,6 @@ def generate_source(config: Sm90Config) -> str:
         tile_buffers=config.tile_buffers, share_dy=str(config.share_dy).lower(),
         thread_stores=str(config.thread_stores).lower(), wg_release=str(config.wg_release).lower(),
         warp_stores=str(config.warp_stores).lower(), wg_offset=config.wg_offset,
-        m_major=str(config.m_major).lower(),
         shared_storage=shared_storage_bytes(config),
         smem=smem_bytes(config))
 
@@ -516,8 +512,8 @@ def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90
     cluster is offered along M (sharing the filter tile) and along the channels (sharing the dy tile); each kernel
     also with thread stores where they fit, each TMA-stored ring also with warp stores, and each cluster also with
     a warpgroup release; each cooperative kernel with warpgroup or warp stores also with warpgroup 1 started
-    WG_OFFSETS K blocks behind warpgroup 0; for 1x1 filters every kernel also walking M tiles fastest, and on a
-    plain GEMM (1x1, unit stride, no padding) every kernel that is not transposed also walking flat pixels.
+    WG_OFFSETS K blocks behind warpgroup 0; on a plain GEMM (1x1, unit stride, no padding) every kernel that is
+    not transposed also walking flat pixels.
 
     Split-K kernels join only when asked (`split_k`): they compute correctly (every measured run was valid) but
     compute-sanitizer's racecheck reports hazards on their distributed-shared-memory handoff, which it does not
@@ -562,8 +558,6 @@ def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90
     configs += _twins(configs, warp_stores=True)
     configs += [t for c in configs for offset in WG_OFFSETS if (t := twin(c, wg_offset=offset)) is not None]
     configs += _twins(configs, wg_release=True)
-    if (problem.r, problem.s) == (1, 1):
-        configs += _twins(configs, m_major=True)
     if is_plain_gemm(problem):
         configs += _twins(configs, flat=True)
     for tile_m, tile_n in SPLIT_K_SHAPES if split_k else ():

@@ -137,13 +137,11 @@ struct TileWalk {
   int cluster;     // CTAs of a unit along M (neighbouring spatial tiles, sharing the filter tile)
   int cluster_c;   // CTAs of a unit along the channels (neighbouring channel blocks, sharing the dy tile)
   int tiles_c, tiles_n, tiles_h, tiles_w, tiles_m, phases, count, kblocks;
-  int units_m;     // units along M: ceil(tiles_m / cluster)
   bool zero_fill;  // the walk covers phase (0, 0) only; the other phases are zero-filled beside it
-  bool m_major;    // M units vary fastest (kMMajor), instead of the channel units
 
   // tiles_c counts channel units of tile_n * cluster_c channels (the host's divisor).
-  __device__ TileWalk(DgradShape const& shape, int tile_n, int cluster_m, int cluster_n, bool m_major_order)
-      : d(shape), cluster(cluster_m), cluster_c(cluster_n), m_major(m_major_order) {
+  __device__ TileWalk(DgradShape const& shape, int tile_n, int cluster_m, int cluster_n)
+      : d(shape), cluster(cluster_m), cluster_c(cluster_n) {
     tiles_c = int(d.tiles_c.value);
     tiles_n = (d.n + d.box_n - 1) / d.box_n;
     tiles_h = int(d.tiles_h.value);
@@ -151,8 +149,7 @@ struct TileWalk {
     phases = int(d.phases.value);
     zero_fill = phases == 1 && d.stride_h * d.stride_w > 1;
     tiles_m = tiles_w * tiles_h * tiles_n;
-    units_m = (tiles_m + cluster - 1) / cluster;
-    count = tiles_c * phases * units_m;
+    count = tiles_c * phases * ((tiles_m + cluster - 1) / cluster);
     kblocks = (d.k + kTileK - 1) / kTileK;
   }
 
@@ -181,21 +178,15 @@ struct TileWalk {
     return v >= 1 && by.div(v) == 1 && by.div(2 * v - 1) == 1 && by.div(2 * v) == 2 && by.div(v - 1) == 0;
   }
 
-  // Channels vary fastest, then phases, so CTAs running together share the same dy rows in L2; or (m_major) M
-  // units vary fastest, then phases, then channels, as CUTLASS's persistent GEMMs raster along M, so CTAs running
-  // together share the same filter tile. `rank` picks the CTA's tile within a cluster's unit (along M or along the
-  // channels). Every dividend is non-negative and below 2^31.
+  // Channels vary fastest, then phases, so CTAs running together share the same dy rows in L2. `rank` picks
+  // the CTA's tile within a cluster's unit (along M or along the channels). Every dividend is non-negative and
+  // below 2^31.
   __device__ Tile decode(int index, int tile_n, int rank = 0) const {
     Tile t;
-    int cn, phase, tw, th, unit_m;
-    if (m_major) {
-      // A hardware division a tile (no host divisor for units_m): a few dozen instructions beside its mainloop.
-      unit_m = index % units_m;
-      cn = d.phases.divmod(phase, index / units_m);
-    } else {
-      unit_m = d.phases.divmod(phase, d.tiles_c.divmod(cn, index));
-    }
-    int const m = d.tiles_w.divmod(tw, unit_m * cluster + (cluster > 1 ? rank : 0));
+    int cn, phase, tw, th;
+    int rest = d.tiles_c.divmod(cn, index);
+    rest = d.phases.divmod(phase, rest);
+    int const m = d.tiles_w.divmod(tw, rest * cluster + (cluster > 1 ? rank : 0));
     int const tn = d.tiles_h.divmod(th, m);
     t.ph = d.stride_w_div.divmod(t.pw, phase);
     t.rows = int(d.h) > t.ph ? d.stride_h_div.div(int(d.h) - t.ph + int(d.stride_h) - 1) : 0;
@@ -374,13 +365,10 @@ __device__ __forceinline__ float4 load_peer(float const* local, uint32_t cta) {
 // tensor pipe), and the other way round. The stages it holds back cost warpgroup 0 as much prefetch depth, so
 // kWgOffset < kStages; with kWgOffset <= kStages warpgroup 0 never waits for a stage warpgroup 1 must release
 // before its head start is over (no deadlock).
-// kMMajor: the persistent walk takes M units fastest, then phases, then channel units (CUTLASS's persistent GEMMs
-// raster along M this way on the 7x7 1x1 layers): the CTAs running together share one filter tile rather than one
-// dy tile, and a resident filter slab is reloaded only when the walk moves to the next channel block.
 template <class Element, int kTileM, int kTileN, int kStages, int kCtasPerSm, bool kPingpong, int kCluster,
           int kResidentK = 0, int kStoreSlots = 0, int kSplitK = 1, bool kWgStores = false, bool kTransposed = false,
           int kTileBuffers = 1, bool kShareDy = false, bool kThreadStores = false, bool kWgRelease = false,
-          bool kWarpStores = false, int kWgOffset = 0, bool kMMajor = false>
+          bool kWarpStores = false, int kWgOffset = 0>
 struct DgradKernel {
   static_assert(kCtasPerSm == 1 || kCtasPerSm == 2, "one or two CTAs per SM");
   static_assert(kCluster == 1 || kCluster == 2, "clusters of one or two CTAs, along M or (kShareDy) channels");
@@ -531,7 +519,7 @@ struct DgradKernel {
     __syncthreads();
     if constexpr (kClusterCtas > 1) cute::cluster_sync();  // the peer's barriers exist before anyone signals them
 
-    TileWalk const walk(shape, kTileN, kClusterM, kClusterC, kMMajor);
+    TileWalk const walk(shape, kTileN, kClusterM, kClusterC);
     if (warp < 4) {
       if constexpr (kCtasPerSm == 1) cutlass::arch::warpgroup_reg_dealloc<56>();
       if (warp == 0 && lane == 0) produce(smem, walk, slot);
@@ -1283,7 +1271,7 @@ struct DgradKernel {
 // The extern "C" entry point of one configuration, in IREE's CUDA ABI: bindings, then 32-bit push constants.
 #define IREE_CUTLASS_SM90_DGRAD_ENTRY(NAME, ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG, CLUSTER,  \
                                       RESIDENT_K, STORE_SLOTS, SPLIT_K, WG_STORES, TRANSPOSED, TILE_BUFFERS,  \
-                                      SHARE_DY, THREAD_STORES, WG_RELEASE, WARP_STORES, WG_OFFSET, M_MAJOR)   \
+                                      SHARE_DY, THREAD_STORES, WG_RELEASE, WARP_STORES, WG_OFFSET)            \
   extern "C" __global__ void __cluster_dims__((CLUSTER) * (SPLIT_K), 1, 1)                                    \
       __launch_bounds__(iree_cutlass_sm90::kThreads, CTAS_PER_SM) NAME(                                       \
       ELEMENT const* dy, ELEMENT const* w_rsck, ELEMENT* dx, uint8_t* workspace, uint32_t n, uint32_t h,       \
@@ -1301,6 +1289,6 @@ struct DgradKernel {
         {stride_h_value, stride_h_mul, stride_h_shift}, {stride_w_value, stride_w_mul, stride_w_shift}};      \
     iree_cutlass_sm90::DgradKernel<ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG, CLUSTER,          \
                                    RESIDENT_K, STORE_SLOTS, SPLIT_K, WG_STORES, TRANSPOSED, TILE_BUFFERS,     \
-                                   SHARE_DY, THREAD_STORES, WG_RELEASE, WARP_STORES, WG_OFFSET, M_MAJOR>::run(\
+                                   SHARE_DY, THREAD_STORES, WG_RELEASE, WARP_STORES, WG_OFFSET>::run(         \
         dy, w_rsck, dx, workspace, shape);                                                                    \
   }

@@ -52,16 +52,10 @@ def emulate(config: sm90.Sm90Config, prob: DgradProblem, dy: np.ndarray, w_rsck:
     tiles_m = tiles_w * tiles_h * tiles_n
     count = tiles_c * phases * -(-tiles_m // config.cluster_m)
     assert count == sm90.unit_count(config, d, box)
-    units_m = -(-tiles_m // config.cluster_m)
     for index, rank in ((u, r) for u in range(count) for r in range(config.cluster)):
-        if config.m_major:
-            # M units fastest, then phases, then channel units (TileWalk::decode with m_major).
-            rest, outer = index % units_m, index // units_m
-            phase, cn = outer % phases, outer // phases
-        else:
-            rest = index
-            cn, rest = rest % tiles_c, rest // tiles_c
-            phase, rest = rest % phases, rest // phases
+        rest = index
+        cn, rest = rest % tiles_c, rest // tiles_c
+        phase, rest = rest % phases, rest // phases
         rank_m, rank_c = (0, rank) if config.share_dy else (rank, 0)
         m = rest * config.cluster_m + rank_m
         tw, m = m % tiles_w, m // tiles_w
@@ -633,39 +627,20 @@ def test_wg_release_limits_and_candidates():
     released = {c for c in candidates if c.wg_release}
     assert released == {dataclasses.replace(c, wg_release=True) for c in candidates if c.cluster == 2 and not c.wg_release}
     assert twin in released and any(not c.share_dy for c in released)
-    # The template's last arguments: share_dy, thread_stores, wg_release, warp_stores, wg_offset, m_major.
-    assert "1, true, false, true, false, 0, false>;" in " ".join(sm90.generate_source(twin).split())
-    assert "1, true, false, false, false, 0, false>;" in " ".join(sm90.generate_source(clustered).split())
+    # The template's last arguments: share_dy, thread_stores, wg_release, warp_stores, wg_offset.
+    assert "1, true, false, true, false, 0>;" in " ".join(sm90.generate_source(twin).split())
+    assert "1, true, false, false, false, 0>;" in " ".join(sm90.generate_source(clustered).split())
     warp = dataclasses.replace(clustered, warp_stores=True)
-    assert "1, true, false, false, true, 0, false>;" in " ".join(sm90.generate_source(warp).split())
+    assert "1, true, false, false, true, 0>;" in " ".join(sm90.generate_source(warp).split())
     behind = dataclasses.replace(clustered, warp_stores=True, wg_offset=2)
-    assert "1, true, false, false, true, 2, false>;" in " ".join(sm90.generate_source(behind).split())
-    along_m = dataclasses.replace(clustered, warp_stores=True, m_major=True)
-    assert along_m.name.endswith("_wp_mm")
-    assert "1, true, false, false, true, 0, true>;" in " ".join(sm90.generate_source(along_m).split())
+    assert "1, true, false, false, true, 2>;" in " ".join(sm90.generate_source(behind).split())
 
 
-@pytest.mark.parametrize("index", range(len(PROBLEMS)))
-def test_m_major_walk_matches_reference(index):
-    # M tiles fastest (`m_major`), on every problem and with every kind of unit: one tile, an M cluster, a
-    # dy-sharing cluster, a resident filter slab (reloaded per channel block), ping-pong.
-    prob = PROBLEMS[index]
-    variants = [dict(), dict(cluster=2), dict(cluster=2, share_dy=True), dict(schedule="pingpong", tile_m=128),
-                dict(resident_k=-(-prob.k // sm90.TILE_K))]
-    fields = variants[index % len(variants)]
-    if fields.get("resident_k") and (prob.r, prob.s) != (1, 1):
-        fields = variants[0]
-    config = sm90.Sm90Config(**{"dtype": "f16", "tile_m": 128, "tile_n": 64, "stages": 3, "ctas_per_sm": 1,
-                                "store_slots": 1, "m_major": True, **fields})
-    if supports(config, prob) is not None:
-        config = sm90.Sm90Config("f16", 128, 64, 3, 1, store_slots=1, m_major=True)
-    assert_walk_matches_reference(config, prob, 700 + index)
-
-
-@pytest.mark.parametrize("fields", [dict(), dict(m_major=True), dict(schedule="pingpong"),
-                                    dict(cluster=2, m_major=True), dict(tile_m=256, tile_n=64)])
+@pytest.mark.parametrize("fields", [dict(), dict(schedule="pingpong"), dict(cluster=2),
+                                    dict(cluster=2, share_dy=True), dict(tile_m=256, tile_n=64)])
 def test_flat_walk_matches_reference(fields):
-    # Flat pixels (`flat`) on plain GEMMs whose pixel count no tile divides, alone and walked along M.
+    # Flat pixels (`flat`) on plain GEMMs whose pixel count no tile divides: one tile a unit, M and dy-sharing
+    # clusters, ping-pong, 256-pixel tiles.
     config = sm90.Sm90Config(**{"dtype": "f16", "tile_m": 128, "tile_n": 64, "stages": 3, "ctas_per_sm": 1,
                                 "store_slots": 1, "flat": True, **fields})
     for index, prob in enumerate((DgradProblem(3, 7, 9, 24, 16, 1, 1, 7, 9, 0, 0, 1, 1, "f16"),
@@ -683,12 +658,3 @@ def test_flat_walk_matches_reference(fields):
                                                   if not c.flat and not c.transposed}
     assert not any(c.flat for c in sm90.candidate_configs(dataclasses.replace(plain, stride_h=2, stride_w=2, h=14,
                                                                                 w=14)))
-
-
-def test_m_major_twins_for_1x1_filters_only():
-    one = DgradProblem(256, 7, 7, 512, 2048, 1, 1, 7, 7, 0, 0, 1, 1, "f16")
-    three = DgradProblem(256, 7, 7, 512, 512, 3, 3, 7, 7, 1, 1, 1, 1, "f16")
-    candidates = sm90.candidate_configs(one)
-    along_m = {c for c in candidates if c.m_major}
-    assert along_m == {dataclasses.replace(c, m_major=True) for c in candidates if not c.m_major}
-    assert not any(c.m_major for c in sm90.candidate_configs(three))
