@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# Needs commit f24c363: the walk along M (`m_major`, `_mm`) it measures was removed in beac737.
 # Builds what session 20's call B carries, from the working tree (here, no GPU, ~12 min on 2 cores):
 # - out/mm20: on the 1x1 unit-stride batch-256 layers, f16 and bf16, the shipped kernel and its walk-along-M twin
 #   (`--twins m_major`), ping-pong 128x128 with and without it, and a few more `_mm` kernels;

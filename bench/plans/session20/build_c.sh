@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds what session 20's call C adds to the whole check (here, no GPU, ~5 min on 2 cores): out/cm20, on the four
+# Needs commit f24c363: the walk along M (`m_major`, `_mm`) it measures was removed in beac737.
+# Builds what session 20's call D (after the whole check) carries (here, no GPU, ~5 min on 2 cores): out/cm20, on the four
 # 1x1 layers where CUTLASS's ping-pong GEMM beats our kernels (7x7 512<-2048 and 2048<-512, 14x14 256<-1024,
 # 28x28 128<-512; f16, batch 256), four kernels each with spatial boxes or flat pixels, walking channels or M
 # fastest (`_fl`, `_mm`): CUTLASS's order is flat and along M.

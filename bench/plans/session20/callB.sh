@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# Needs commit f24c363: the walk along M (`m_major`, `_mm`) it measures was removed in beac737.
 # GPU call B (session 20): the walk along M (`m_major`, `_mm`) on the 1x1 unit-stride batch-256 layers, f16 and
 # bf16, CUDA graphs: each layer's shipped kernel and its `_mm` twin, ping-pong 128x128 with and without it, and a
 # few more `_mm` kernels, beside cuDNN (out/mm20); then every `_mm` kernel's numerics on seed 25's 48 random odd
