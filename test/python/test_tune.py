@@ -131,7 +131,8 @@ def test_build_names_candidates_and_the_shipped_kernels_twins(tmp_path, monkeypa
     entries = {c["entry"] for c in problem["candidates"]}
     assert entries == {shipped.name, dataclasses.replace(shipped, thread_stores=True).name,
                        "iree_cutlass_dgrad_sm90_f16_256x128x64_s4_c1_e1",
-                       "iree_cutlass_dgrad_sm90_f16_256x128x64_s4_c1_e1_tr"}
+                       "iree_cutlass_dgrad_sm90_f16_256x128x64_s4_c1_e1_tr",
+                       "iree_cutlass_dgrad_sm90_f16_256x128x64_s4_c1_e1_fl"}
     # A whole entry point names that kernel alone, not the kernels whose names extend it (here its _tr relative).
     assert tune.main(["build", "--out", str(tmp_path / "plan4"), "--families", "sm90", "--batches", "256",
                       "--dtypes", "f16", "--only", key, "--candidates",
@@ -159,7 +160,7 @@ def test_build_names_candidates_and_the_shipped_kernels_twins(tmp_path, monkeypa
     plan = json.loads((tmp_path / "plan2" / "plan.json").read_text())
     assert {c["entry"] for c in plan["problems"][0]["candidates"]} == {
         shipped.name, named, "iree_cutlass_dgrad_sm90_f16_256x128x64_s4_c1_e1",
-        "iree_cutlass_dgrad_sm90_f16_256x128x64_s4_c1_e1_tr"}
+        "iree_cutlass_dgrad_sm90_f16_256x128x64_s4_c1_e1_tr", "iree_cutlass_dgrad_sm90_f16_256x128x64_s4_c1_e1_fl"}
 
 
 def test_table_valid_in_admits_only_kernels_checked_elsewhere(tmp_path):
