@@ -2,7 +2,7 @@
 // unit-stride dgrad layers are: dx[M = N*H*W, C] = dy[M, K] x w[C, K]^T, every operand K- or C-contiguous
 // (A row-major M x K, B "column-major" K x C, i.e. the filter's natural [C, K] rows, D row-major M x C).
 // A measurement tool, not product code: it asks whether NVIDIA's own GEMM kernels reach rates on these shapes that
-// our dgrad kernels do not. One configuration per build (macros below, set by build.sh); arguments are
+// our dgrad kernels do not. One configuration per build (gemm_config.h, set by build.sh); arguments are
 // M N K triples. For each: random inputs, poisoned output, one launch checked against a float reference (relative
 // L2), then the median per-launch time of CUDA-graph replays (20 launches a graph), and the output checked again.
 // Prints one JSON line per problem.
@@ -14,65 +14,7 @@
 #include <algorithm>
 #include <string>
 
-#include "cute/tensor.hpp"
-#include "cutlass/cutlass.h"
-#include "cutlass/gemm/device/gemm_universal_adapter.h"
-#include "cutlass/gemm/kernel/gemm_universal.hpp"
-#include "cutlass/gemm/collective/collective_builder.hpp"
-#include "cutlass/epilogue/collective/collective_builder.hpp"
-#include "cutlass/util/packed_stride.hpp"
-
-using namespace cute;
-
-#ifndef TILE_M
-#define TILE_M 128
-#endif
-#ifndef TILE_N
-#define TILE_N 256
-#endif
-#ifndef CLUSTER_M
-#define CLUSTER_M 1
-#endif
-#ifndef CLUSTER_N
-#define CLUSTER_N 1
-#endif
-#ifndef PINGPONG
-#define PINGPONG 0
-#endif
-#ifndef STREAMK
-#define STREAMK 0
-#endif
-#ifndef BF16
-#define BF16 0
-#endif
-
-using Element = std::conditional_t<BF16, cutlass::bfloat16_t, cutlass::half_t>;
-using LayoutA = cutlass::layout::RowMajor;
-using LayoutB = cutlass::layout::ColumnMajor;
-using LayoutD = cutlass::layout::RowMajor;
-constexpr int kAlign = 8;
-using TileShape = Shape<Int<TILE_M>, Int<TILE_N>, _64>;
-using ClusterShape = Shape<Int<CLUSTER_M>, Int<CLUSTER_N>, _1>;
-using MainloopSchedule = std::conditional_t<PINGPONG, cutlass::gemm::KernelTmaWarpSpecializedPingpong,
-                                            cutlass::gemm::KernelTmaWarpSpecializedCooperative>;
-using EpilogueSchedule = std::conditional_t<PINGPONG, cutlass::epilogue::TmaWarpSpecialized,
-                                            cutlass::epilogue::TmaWarpSpecializedCooperative>;
-using Scheduler = std::conditional_t<STREAMK, cutlass::gemm::StreamKScheduler, cutlass::gemm::PersistentScheduler>;
-
-using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
-    cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
-    cutlass::epilogue::collective::EpilogueTileAuto, float, float,
-    Element, LayoutD, kAlign, Element, LayoutD, kAlign, EpilogueSchedule>::CollectiveOp;
-
-using CollectiveMainloop = typename cutlass::gemm::collective::CollectiveBuilder<
-    cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, Element, LayoutA, kAlign, Element, LayoutB, kAlign, float,
-    TileShape, ClusterShape,
-    cutlass::gemm::collective::StageCountAutoCarveout<static_cast<int>(sizeof(typename CollectiveEpilogue::SharedStorage))>,
-    MainloopSchedule>::CollectiveOp;
-
-using GemmKernel = cutlass::gemm::kernel::GemmUniversal<Shape<int, int, int, int>, CollectiveMainloop,
-                                                        CollectiveEpilogue, Scheduler>;
-using Gemm = cutlass::gemm::device::GemmUniversalAdapter<GemmKernel>;
+#include "gemm_config.h"
 
 #define CHECK(x)                                                                                \
   do {                                                                                          \
