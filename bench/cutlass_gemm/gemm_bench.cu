@@ -15,6 +15,12 @@
 #include <string>
 
 #include "gemm_config.h"
+#ifndef WRAPPED
+#define WRAPPED 0
+#endif
+#if WRAPPED
+#include "wrapped.h"
+#endif
 
 #define CHECK(x)                                                                                \
   do {                                                                                          \
@@ -89,10 +95,46 @@ int main(int argc, char** argv) {
     typename Gemm::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {M, N, K, 1},
                                   {a, stride_a, b, stride_b}, {{1.0f, 0.0f}, d, stride_d, d, stride_d}, hw_info};
     void* workspace = nullptr;
+#if WRAPPED
+    wrapped::Blob* blob = nullptr;
+#endif
     auto release = [&]() {  // this problem's buffers, before the next one's are allocated
       cudaFree(a); cudaFree(b); cudaFree(d); cudaFree(ref);
       if (workspace) cudaFree(workspace);
+#if WRAPPED
+      if (blob) cudaFree(blob);
+#endif
     };
+#if WRAPPED
+    // The IREE-style launch (wrapped.h): Params built with stand-in addresses and no driver, rebuilt per CTA.
+    typename GemmKernel::Arguments stand_in{
+        cutlass::gemm::GemmUniversalMode::kGemm, {M, N, K, 1},
+        {reinterpret_cast<Element*>(wrapped::kStandIn[0]), stride_a,
+         reinterpret_cast<Element*>(wrapped::kStandIn[1]), stride_b},
+        {{1.0f, 0.0f}, reinterpret_cast<Element*>(wrapped::kStandIn[2]), stride_d,
+         reinterpret_cast<Element*>(wrapped::kStandIn[2]), stride_d}, hw_info};
+    char const* why = "cannot implement";
+    static wrapped::Blob host_blob;
+    if (!GemmKernel::can_implement(stand_in) || GemmKernel::get_workspace_size(stand_in) != 0 ||
+        !wrapped::make_blob(stand_in, host_blob, &why)) {
+      printf("{\"config\": \"%s\", \"m\": %d, \"n\": %d, \"k\": %d, \"error\": \"%s\"}\n", name.c_str(), M, N,
+             K, why);
+      release();
+      continue;
+    }
+    dim3 const grid = GemmKernel::get_grid_shape(GemmKernel::to_underlying_arguments(stand_in, nullptr));
+    size_t const workspace_bytes = size_t(grid.x) * grid.y * grid.z * wrapped::kSlotBytes;
+    CHECK(cudaMalloc(&workspace, workspace_bytes));
+    CHECK(cudaMalloc(&blob, sizeof(wrapped::Blob)));
+    CHECK(cudaMemcpy(blob, &host_blob, sizeof(wrapped::Blob), cudaMemcpyHostToDevice));
+    CHECK(cudaFuncSetAttribute(wrapped::kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               int(GemmKernel::SharedStorageSize)));
+    auto launch = [&]() {
+      wrapped::kernel<<<grid, GemmKernel::MaxThreadsPerBlock, GemmKernel::SharedStorageSize, stream>>>(
+          a, b, d, static_cast<unsigned char*>(workspace), blob);
+      CHECK(cudaGetLastError());
+    };
+#else
     Gemm gemm;
     if (gemm.can_implement(args) != cutlass::Status::kSuccess) {
       printf("{\"config\": \"%s\", \"m\": %d, \"n\": %d, \"k\": %d, \"error\": \"cannot implement\"}\n",
@@ -114,6 +156,7 @@ int main(int argc, char** argv) {
         exit(1);
       }
     };
+#endif
     std::vector<Element> host_d((size_t)M * N);
     std::vector<float> host_ref((size_t)M * N);
     CHECK(cudaMemcpy(host_ref.data(), ref, sizeof(float) * host_ref.size(), cudaMemcpyDeviceToHost));

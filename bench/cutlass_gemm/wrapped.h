@@ -1,0 +1,204 @@
+// A stock CUTLASS GEMM kernel launched the way IREE's extern dispatch would launch it: buffer pointers only, no
+// host-built TMA descriptors. The host builds the kernel's Params once with no GPU (a recording
+// cuTensorMapEncodeTiled replaces the driver's: CUTLASS_ENABLE_DIRECT_CUDA_DRIVER_CALL), keeps the bytes and, for
+// each descriptor, its offset in them and what it was asked to encode (a "recipe"). At launch every CTA copies the
+// bytes into its own workspace slot, points the raw operand pointers at this launch's buffers, rebuilds each
+// descriptor there with tensormap.replace, and runs the kernel's operator() on that copy. In the product the bytes
+// and recipes would be constants of the kernel's source; here they travel in one extra buffer. Included by
+// gemm_bench.cu when WRAPPED is set. A measurement tool, not product code.
+#pragma once
+
+#include <cuda.h>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace wrapped {
+
+using Params = typename GemmKernel::Params;
+
+constexpr int kMaxRecipes = 4;
+constexpr int kMaxPointers = 4;
+constexpr unsigned long long kMarker = 0x1ee7c0de00000000ull;
+constexpr size_t kSlotBytes = (sizeof(Params) + 127) / 128 * 128;  // one CTA's copy, descriptor-aligned
+
+// Stand-in device addresses the host builds the Params with; the kernel swaps in the launch's own buffers.
+constexpr unsigned long long kStandIn[3] = {0x100000000ull, 0x200000000ull, 0x300000000ull};  // a, b, d
+
+struct Recipe {
+  int offset;                   // of the descriptor in the Params
+  int operand;                  // 0 a, 1 b, 2 d
+  int format, swizzle;          // CUtensorMapDataType, CUtensorMapSwizzle (PTX uses the same numbers)
+  uint32_t dims[3], box[3];
+  uint64_t strides[2];          // bytes
+};
+
+struct Blob {
+  unsigned char params[kSlotBytes];
+  Recipe recipes[kMaxRecipes];
+  int recipe_count;
+  int pointer_offsets[kMaxPointers], pointer_operands[kMaxPointers];
+  int pointer_count;
+};
+
+struct EncodeCall {
+  unsigned long long address;
+  int rank, format, swizzle;
+  uint32_t dims[3], box[3];
+  uint64_t strides[2];
+};
+inline std::vector<EncodeCall> g_calls;
+
+}  // namespace wrapped
+
+// The recording encoder: a zeroed descriptor marked with its call's index, so its copy in the Params can be found.
+extern "C" CUresult cuTensorMapEncodeTiled(CUtensorMap* tensor_map, CUtensorMapDataType format, cuuint32_t rank,
+                                           void* address, cuuint64_t const* dims, cuuint64_t const* strides,
+                                           cuuint32_t const* box, cuuint32_t const*, CUtensorMapInterleave,
+                                           CUtensorMapSwizzle swizzle, CUtensorMapL2promotion,
+                                           CUtensorMapFloatOOBfill) {
+  if (rank != 3) return CUDA_ERROR_NOT_SUPPORTED;
+  wrapped::EncodeCall call{};
+  call.address = reinterpret_cast<unsigned long long>(address);
+  call.rank = int(rank);
+  call.format = int(format);
+  call.swizzle = int(swizzle);
+  for (int i = 0; i < 3; ++i) {
+    call.dims[i] = uint32_t(dims[i]);
+    call.box[i] = box[i];
+    if (i < 2) call.strides[i] = strides[i];
+  }
+  std::memset(tensor_map, 0, sizeof(CUtensorMap));
+  unsigned long long const marker = wrapped::kMarker + wrapped::g_calls.size();
+  std::memcpy(tensor_map, &marker, sizeof(marker));
+  wrapped::g_calls.push_back(call);
+  return CUDA_SUCCESS;
+}
+
+namespace wrapped {
+
+// The Params of `args` (built with the stand-in addresses) as a blob, or false with a reason.
+inline bool make_blob(typename GemmKernel::Arguments const& args, Blob& blob, char const** why) {
+  g_calls.clear();
+  Params params = GemmKernel::to_underlying_arguments(args, nullptr);
+  std::memset(&blob, 0, sizeof(blob));
+  std::memcpy(blob.params, &params, sizeof(params));
+  auto const* base = reinterpret_cast<unsigned char const*>(&params);
+  for (size_t i = 0; i < g_calls.size(); ++i) {
+    unsigned long long const marker = kMarker + i;
+    int offset = -1;
+    for (size_t at = 0; at + 128 <= sizeof(params); at += 64) {
+      if (std::memcmp(base + at, &marker, sizeof(marker)) == 0) offset = int(at);
+    }
+    if (offset < 0) continue;  // an encode the Params did not keep
+    if (blob.recipe_count == kMaxRecipes) { *why = "too many descriptors"; return false; }
+    EncodeCall const& c = g_calls[i];
+    Recipe& r = blob.recipes[blob.recipe_count++];
+    r.offset = offset;
+    r.operand = -1;
+    for (int o = 0; o < 3; ++o) if (c.address == kStandIn[o]) r.operand = o;
+    if (r.operand < 0) { *why = "a descriptor of an unknown operand"; return false; }
+    r.format = c.format;
+    r.swizzle = c.swizzle;
+    for (int j = 0; j < 3; ++j) { r.dims[j] = c.dims[j]; r.box[j] = c.box[j]; }
+    for (int j = 0; j < 2; ++j) r.strides[j] = c.strides[j];
+  }
+  for (size_t at = 0; at + 8 <= sizeof(params); at += 8) {
+    unsigned long long value;
+    std::memcpy(&value, base + at, sizeof(value));
+    for (int o = 0; o < 3; ++o) {
+      if (value != kStandIn[o]) continue;
+      if (blob.pointer_count == kMaxPointers) { *why = "too many raw pointers"; return false; }
+      blob.pointer_offsets[blob.pointer_count] = int(at);
+      blob.pointer_operands[blob.pointer_count++] = o;
+    }
+  }
+  return true;
+}
+
+__device__ __forceinline__ uint32_t smem_u32(void const* p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+
+// One recipe's descriptor, built by lane 0 in 128 bytes of shared memory and copied to `gmem` with a release.
+__device__ void build(Recipe const& r, void const* address, unsigned char* scratch, void* gmem, int lane) {
+  reinterpret_cast<uint32_t*>(scratch)[lane] = 0u;
+  __syncwarp();
+  if (lane == 0) {
+    uint32_t const desc = smem_u32(scratch);
+    asm volatile("tensormap.replace.tile.global_address.shared::cta.b1024.b64 [%0], %1;"
+                 :: "r"(desc), "l"(reinterpret_cast<uint64_t>(address)) : "memory");
+    asm volatile("tensormap.replace.tile.rank.shared::cta.b1024.b32 [%0], 2;" :: "r"(desc) : "memory");
+    // The element type and swizzle are immediates in PTX: one branch per value CUTLASS uses here.
+    if (r.format == 6) {
+      asm volatile("tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [%0], 6;" :: "r"(desc) : "memory");
+    } else if (r.format == 9) {
+      asm volatile("tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [%0], 9;" :: "r"(desc) : "memory");
+    } else {
+      asm volatile("tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [%0], 1;" :: "r"(desc) : "memory");
+    }
+    if (r.swizzle == 3) {
+      asm volatile("tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [%0], 3;" :: "r"(desc) : "memory");
+    } else if (r.swizzle == 2) {
+      asm volatile("tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [%0], 2;" :: "r"(desc) : "memory");
+    } else if (r.swizzle == 1) {
+      asm volatile("tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [%0], 1;" :: "r"(desc) : "memory");
+    }
+#define WRAPPED_SET_DIM(I)                                                                              \
+    asm volatile("tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [%0], " #I ", %1;"            \
+                 :: "r"(desc), "r"(r.dims[I]) : "memory");                                              \
+    asm volatile("tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%0], " #I ", %1;"               \
+                 :: "r"(desc), "r"(r.box[I]) : "memory");                                               \
+    asm volatile("tensormap.replace.tile.element_stride.shared::cta.b1024.b32 [%0], " #I ", 1;"         \
+                 :: "r"(desc) : "memory");
+    WRAPPED_SET_DIM(0)
+    WRAPPED_SET_DIM(1)
+    WRAPPED_SET_DIM(2)
+#undef WRAPPED_SET_DIM
+    asm volatile("tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [%0], 0, %1;"
+                 :: "r"(desc), "l"(r.strides[0]) : "memory");
+    asm volatile("tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [%0], 1, %1;"
+                 :: "r"(desc), "l"(r.strides[1]) : "memory");
+  }
+  __syncwarp();
+  asm volatile(
+      "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%0], [%1], 128;"
+      :: "l"(reinterpret_cast<uint64_t>(gmem)), "r"(smem_u32(scratch)) : "memory");
+}
+
+__global__ void __launch_bounds__(GemmKernel::MaxThreadsPerBlock, GemmKernel::MinBlocksPerMultiprocessor)
+kernel(Element const* a, Element const* b, Element* d, unsigned char* workspace, Blob const* blob) {
+  extern __shared__ char smem[];
+  unsigned const cta = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+  unsigned char* slot = workspace + size_t(cta) * kSlotBytes;
+  for (int i = threadIdx.x * 16; i < int(kSlotBytes); i += blockDim.x * 16) {
+    *reinterpret_cast<uint4*>(slot + i) = *reinterpret_cast<uint4 const*>(blob->params + i);
+  }
+  void const* operands[3] = {a, b, d};
+  __syncthreads();  // the copy is whole before descriptors and pointers land on it
+  if (threadIdx.x < blob->pointer_count) {
+    *reinterpret_cast<void const**>(slot + blob->pointer_offsets[threadIdx.x]) =
+        operands[blob->pointer_operands[threadIdx.x]];
+  }
+  int const warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  // Scratch for the descriptors: the start of shared memory, before the kernel's own use of it.
+  unsigned char* scratch = reinterpret_cast<unsigned char*>(
+      (reinterpret_cast<uintptr_t>(smem) + 127) / 128 * 128) + warp * 128;
+  if (warp < blob->recipe_count) {
+    Recipe const& r = blob->recipes[warp];
+    build(r, operands[r.operand], scratch, slot + r.offset, lane);
+  }
+  __threadfence();
+  __syncthreads();
+  for (int i = 0; i < blob->recipe_count; ++i) {
+    asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;"
+                 :: "l"(reinterpret_cast<uint64_t>(slot + blob->recipes[i].offset)) : "memory");
+  }
+  // ptxas can drop the acquires unless a bulk-async group follows them (as in plugin/sm90_dgrad.cuh).
+  asm volatile("cp.async.bulk.commit_group;\n\tcp.async.bulk.wait_group.read 0;" ::: "memory");
+  __syncthreads();  // the scratch is free before the kernel's shared storage overwrites it
+  GemmKernel op;
+  op(*reinterpret_cast<Params const*>(slot), smem);
+}
+
+}  // namespace wrapped
