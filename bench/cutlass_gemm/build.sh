@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds gemm_bench.cu once per configuration into OUT (default out/cutlass_gemm), two compiles at a time.
 # (params_probe.cu, which prints a configuration's Params layout with no GPU, is built by hand: see its header. So is
-# the IREE-style launch of a configuration, -DWRAPPED=1 with wrapped.h: see bench/plans/session20/callF.sh.)
+# the IREE-style launch of a configuration, -DWRAPPED=1 with wrapped.h: see bench/plans/session20/build_f.sh.)
 #   bash bench/cutlass_gemm/build.sh [OUT]
 # Each binary's name is its configuration: tile, cluster, schedule (coop/pp), scheduler (persistent/streamk).
 set -euo pipefail

@@ -98,6 +98,12 @@ inline bool make_blob(typename GemmKernel::Arguments const& args, Blob& blob, ch
     r.operand = -1;
     for (int o = 0; o < 3; ++o) if (c.address == kStandIn[o]) r.operand = o;
     if (r.operand < 0) { *why = "a descriptor of an unknown operand"; return false; }
+    if (c.format != CU_TENSOR_MAP_DATA_TYPE_UINT16 && c.format != CU_TENSOR_MAP_DATA_TYPE_FLOAT16 &&
+        c.format != CU_TENSOR_MAP_DATA_TYPE_BFLOAT16) {
+      *why = "a descriptor of elements other than 16-bit";
+      return false;
+    }
+    if (c.swizzle < 1 || c.swizzle > 3) { *why = "a descriptor without a 32, 64 or 128-byte swizzle"; return false; }
     r.format = c.format;
     r.swizzle = c.swizzle;
     for (int j = 0; j < 3; ++j) { r.dims[j] = c.dims[j]; r.box[j] = c.box[j]; }
@@ -129,14 +135,9 @@ __device__ void build(Recipe const& r, void const* address, unsigned char* scrat
     asm volatile("tensormap.replace.tile.global_address.shared::cta.b1024.b64 [%0], %1;"
                  :: "r"(desc), "l"(reinterpret_cast<uint64_t>(address)) : "memory");
     asm volatile("tensormap.replace.tile.rank.shared::cta.b1024.b32 [%0], 2;" :: "r"(desc) : "memory");
-    // The element type and swizzle are immediates in PTX: one branch per value CUTLASS uses here.
-    if (r.format == 6) {
-      asm volatile("tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [%0], 6;" :: "r"(desc) : "memory");
-    } else if (r.format == 9) {
-      asm volatile("tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [%0], 9;" :: "r"(desc) : "memory");
-    } else {
-      asm volatile("tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [%0], 1;" :: "r"(desc) : "memory");
-    }
+    // Every recipe is of 16-bit elements (make_blob): tile-mode copies move bits, so u16 serves f16 and bf16 alike
+    // (as in plugin/sm90_dgrad.cuh). The swizzle is an immediate in PTX: one branch per value.
+    asm volatile("tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [%0], 1;" :: "r"(desc) : "memory");
     if (r.swizzle == 3) {
       asm volatile("tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [%0], 3;" :: "r"(desc) : "memory");
     } else if (r.swizzle == 2) {

@@ -2,9 +2,7 @@
 # GPU call F (session 20): the stock CUTLASS ping-pong 128x128 GEMM launched IREE's way (bench/cutlass_gemm/wrapped.h:
 # Params built with no driver, descriptors rebuilt per CTA on the device), beside the same kernel launched by
 # CUTLASS's own adapter, on the four 1x1 layers' GEMMs; then memcheck on the wrapped one (one layer). ~40 s.
-# Build first (here): nvcc as bench/cutlass_gemm/build.sh does, with -DTILE_M=128 -DTILE_N=128 -DPINGPONG=1
-#   -DWRAPPED=1 -DCUTLASS_ENABLE_DIRECT_CUDA_DRIVER_CALL and -gencode arch=compute_90a,code=sm_90a, into
-#   out/wrap20/pp_128x128_wrapped; copy out/cutlass_gemm/pp_128x128_c1x1 beside it.
+# Build first (here): bash bench/plans/session20/build_f.sh
 # carry: out/wrap20
 source "$(dirname "$0")/../lib.sh"
 card
