@@ -91,9 +91,18 @@ int main(int argc, char** argv) {
     auto stride_a = cutlass::make_cute_packed_stride(typename Gemm::GemmKernel::StrideA{}, make_shape(M, K, 1));
     auto stride_b = cutlass::make_cute_packed_stride(typename Gemm::GemmKernel::StrideB{}, make_shape(N, K, 1));
     auto stride_d = cutlass::make_cute_packed_stride(typename Gemm::GemmKernel::StrideD{}, make_shape(M, N, 1));
+#if WRAPPED
+    // The IREE-style launch (wrapped.h) builds its Params with stand-in addresses and no driver.
+    auto* arg_a = reinterpret_cast<Element*>(wrapped::kStandIn[0]);
+    auto* arg_b = reinterpret_cast<Element*>(wrapped::kStandIn[1]);
+    auto* arg_d = reinterpret_cast<Element*>(wrapped::kStandIn[2]);
+#else
+    Element *arg_a = a, *arg_b = b, *arg_d = d;
+#endif
     // beta = 0: the epilogue never reads C (is_source_needed), so C may alias D.
     typename Gemm::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {M, N, K, 1},
-                                  {a, stride_a, b, stride_b}, {{1.0f, 0.0f}, d, stride_d, d, stride_d}, hw_info};
+                                  {arg_a, stride_a, arg_b, stride_b},
+                                  {{1.0f, 0.0f}, arg_d, stride_d, arg_d, stride_d}, hw_info};
     void* workspace = nullptr;
 #if WRAPPED
     wrapped::Blob* blob = nullptr;
@@ -106,23 +115,17 @@ int main(int argc, char** argv) {
 #endif
     };
 #if WRAPPED
-    // The IREE-style launch (wrapped.h): Params built with stand-in addresses and no driver, rebuilt per CTA.
-    typename GemmKernel::Arguments stand_in{
-        cutlass::gemm::GemmUniversalMode::kGemm, {M, N, K, 1},
-        {reinterpret_cast<Element*>(wrapped::kStandIn[0]), stride_a,
-         reinterpret_cast<Element*>(wrapped::kStandIn[1]), stride_b},
-        {{1.0f, 0.0f}, reinterpret_cast<Element*>(wrapped::kStandIn[2]), stride_d,
-         reinterpret_cast<Element*>(wrapped::kStandIn[2]), stride_d}, hw_info};
+    // The Params as bytes and recipes, rebuilt per CTA on the device.
     char const* why = "cannot implement";
     static wrapped::Blob host_blob;
-    if (!GemmKernel::can_implement(stand_in) || GemmKernel::get_workspace_size(stand_in) != 0 ||
-        !wrapped::make_blob(stand_in, host_blob, &why)) {
+    dim3 grid;
+    if (!GemmKernel::can_implement(args) || GemmKernel::get_workspace_size(args) != 0 ||
+        !wrapped::make_blob(args, host_blob, grid, &why)) {
       printf("{\"config\": \"%s\", \"m\": %d, \"n\": %d, \"k\": %d, \"error\": \"%s\"}\n", name.c_str(), M, N,
              K, why);
       release();
       continue;
     }
-    dim3 const grid = GemmKernel::get_grid_shape(GemmKernel::to_underlying_arguments(stand_in, nullptr));
     size_t const workspace_bytes = size_t(grid.x) * grid.y * grid.z * wrapped::kSlotBytes;
     CHECK(cudaMalloc(&workspace, workspace_bytes));
     CHECK(cudaMalloc(&blob, sizeof(wrapped::Blob)));

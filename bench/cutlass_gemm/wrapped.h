@@ -28,7 +28,7 @@ constexpr unsigned long long kStandIn[3] = {0x100000000ull, 0x200000000ull, 0x30
 struct Recipe {
   int offset;                   // of the descriptor in the Params
   int operand;                  // 0 a, 1 b, 2 d
-  int format, swizzle;          // CUtensorMapDataType, CUtensorMapSwizzle (PTX uses the same numbers)
+  int swizzle;                  // CUtensorMapSwizzle (PTX's swizzle_mode uses the same numbers)
   uint32_t dims[3], box[3];
   uint64_t strides[2];          // bytes
 };
@@ -41,11 +41,14 @@ struct Blob {
   int pointer_count;
 };
 
+// One cuTensorMapEncodeTiled call, and where make_blob found its descriptor in the Params (-1: not kept, e.g. the
+// unused source operand's). params_probe.cu prints these.
 struct EncodeCall {
   unsigned long long address;
-  int rank, format, swizzle;
-  uint32_t dims[3], box[3];
+  int rank, format, swizzle, interleave, promotion, oob_fill;
+  uint32_t dims[3], box[3], element_strides[3];
   uint64_t strides[2];
+  int offset_in_params;
 };
 inline std::vector<EncodeCall> g_calls;
 
@@ -54,18 +57,23 @@ inline std::vector<EncodeCall> g_calls;
 // The recording encoder: a zeroed descriptor marked with its call's index, so its copy in the Params can be found.
 extern "C" CUresult cuTensorMapEncodeTiled(CUtensorMap* tensor_map, CUtensorMapDataType format, cuuint32_t rank,
                                            void* address, cuuint64_t const* dims, cuuint64_t const* strides,
-                                           cuuint32_t const* box, cuuint32_t const*, CUtensorMapInterleave,
-                                           CUtensorMapSwizzle swizzle, CUtensorMapL2promotion,
-                                           CUtensorMapFloatOOBfill) {
+                                           cuuint32_t const* box, cuuint32_t const* element_strides,
+                                           CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle,
+                                           CUtensorMapL2promotion promotion, CUtensorMapFloatOOBfill oob_fill) {
   if (rank != 3) return CUDA_ERROR_NOT_SUPPORTED;
   wrapped::EncodeCall call{};
   call.address = reinterpret_cast<unsigned long long>(address);
   call.rank = int(rank);
   call.format = int(format);
   call.swizzle = int(swizzle);
+  call.interleave = int(interleave);
+  call.promotion = int(promotion);
+  call.oob_fill = int(oob_fill);
+  call.offset_in_params = -1;
   for (int i = 0; i < 3; ++i) {
     call.dims[i] = uint32_t(dims[i]);
     call.box[i] = box[i];
+    call.element_strides[i] = element_strides[i];
     if (i < 2) call.strides[i] = strides[i];
   }
   std::memset(tensor_map, 0, sizeof(CUtensorMap));
@@ -77,10 +85,11 @@ extern "C" CUresult cuTensorMapEncodeTiled(CUtensorMap* tensor_map, CUtensorMapD
 
 namespace wrapped {
 
-// The Params of `args` (built with the stand-in addresses) as a blob, or false with a reason.
-inline bool make_blob(typename GemmKernel::Arguments const& args, Blob& blob, char const** why) {
+// The Params of `args` (built with the stand-in addresses) as a blob, and the launch grid; or false with a reason.
+inline bool make_blob(typename GemmKernel::Arguments const& args, Blob& blob, dim3& grid, char const** why) {
   g_calls.clear();
   Params params = GemmKernel::to_underlying_arguments(args, nullptr);
+  grid = GemmKernel::get_grid_shape(params);
   std::memset(&blob, 0, sizeof(blob));
   std::memcpy(blob.params, &params, sizeof(params));
   auto const* base = reinterpret_cast<unsigned char const*>(&params);
@@ -92,7 +101,8 @@ inline bool make_blob(typename GemmKernel::Arguments const& args, Blob& blob, ch
     }
     if (offset < 0) continue;  // an encode the Params did not keep
     if (blob.recipe_count == kMaxRecipes) { *why = "too many descriptors"; return false; }
-    EncodeCall const& c = g_calls[i];
+    EncodeCall& c = g_calls[i];
+    c.offset_in_params = offset;
     Recipe& r = blob.recipes[blob.recipe_count++];
     r.offset = offset;
     r.operand = -1;
@@ -104,7 +114,6 @@ inline bool make_blob(typename GemmKernel::Arguments const& args, Blob& blob, ch
       return false;
     }
     if (c.swizzle < 1 || c.swizzle > 3) { *why = "a descriptor without a 32, 64 or 128-byte swizzle"; return false; }
-    r.format = c.format;
     r.swizzle = c.swizzle;
     for (int j = 0; j < 3; ++j) { r.dims[j] = c.dims[j]; r.box[j] = c.box[j]; }
     for (int j = 0; j < 2; ++j) r.strides[j] = c.strides[j];
@@ -127,7 +136,10 @@ __device__ __forceinline__ uint32_t smem_u32(void const* p) {
 }
 
 // One recipe's descriptor, built by lane 0 in 128 bytes of shared memory and copied to `gmem` with a release.
-__device__ void build(Recipe const& r, void const* address, unsigned char* scratch, void* gmem, int lane) {
+// Inlined: a call left in the kernel makes ptxas serialize the GEMM's wgmmas (C7510, "wgmma pipeline crossing
+// function boundary").
+__device__ __forceinline__ void build(Recipe const& r, void const* address, unsigned char* scratch, void* gmem,
+                                      int lane) {
   reinterpret_cast<uint32_t*>(scratch)[lane] = 0u;
   __syncwarp();
   if (lane == 0) {
