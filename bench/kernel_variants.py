@@ -102,6 +102,8 @@ _DECODE_ONCE = (
     (_DECODE_TWICE, """      Tile const t = walk.decode(index, kTileN, rank);
       if (!t.live && (kClusterM * kClusterC == 1 || !walk.unit_live(index, kTileN))) continue;
 """, 2),)   # the producer's loop and the consumers' 
+# ptxas can drop tensormap acquires unless a bulk-async group follows them (as in plugin/sm90_dgrad.cuh).
+_BULK_WAIT = '    asm volatile("cp.async.bulk.commit_group;\\n\\tcp.async.bulk.wait_group.read 0;" ::: "memory");\n'
 VARIANTS = {
     "shipped": (),
     # The descriptors' release copy and acquire at CTA scope instead of GPU scope: each CTA builds and uses its
@@ -142,6 +144,13 @@ VARIANTS = {
     "decode_ahead": _DECODE_AHEAD,
     "decode_ahead_all": _DECODE_AHEAD + (("kDecodeAhead = !kPingpong && kClusterCtas == 1;", "kDecodeAhead = true;"),
                                          ("kDecodeAheadIterations = 4;", "kDecodeAheadIterations = 2;")),
+    # One bulk wait after each run of acquires (the producer's two, the storer's phases) instead of one after
+    # every acquire (session 21): each wait is on the producer's path to its first load.
+    "merged_wait": (("  // ptxas can drop the acquire above unless a bulk-async group follows it (the workaround Triton "
+                     "uses too).\n" + _BULK_WAIT[2:] + "}", "}"),
+                    ("    acquire_tensormap(desc_b);\n", "    acquire_tensormap(desc_b);\n" + _BULK_WAIT),
+                    ("acquire_tensormap(slot + (2 + phase) * kDescBytes);\n",
+                     "acquire_tensormap(slot + (2 + phase) * kDescBytes);\n" + _BULK_WAIT)),
     # Each descriptor prefetched into the TMA unit's cache right after its acquire (CUTLASS's kernels prefetch
     # theirs at entry), so that the first load and the first store do not fetch it from memory.
     "prefetch_desc": (('wait_group.read 0;" ::: "memory");\n}\n\n// Split-K',

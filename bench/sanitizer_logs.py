@@ -18,8 +18,16 @@ import pathlib
 import re
 import sys
 
-ENTRY = re.compile(r"iree_cutlass_dgrad_[A-Za-z0-9_]+")
-LAUNCH = re.compile(r"^(iree_cutlass_dgrad_[A-Za-z0-9_]+)\s+on\s+\S+\s+unwritten=(\d+)")
+ENTRY = re.compile(r"iree_cutlass_(?:dgrad|gemm)_[A-Za-z0-9_]+")
+LAUNCH = re.compile(r"^(iree_cutlass_(?:dgrad|gemm)_[A-Za-z0-9_]+)\s+on\s+\S+\s+unwritten=(\d+)")
+# An sm90_gemm kernel is built per problem: a run on any problem vouches for its code (kernel_code).
+_PROBLEM_SUFFIX = re.compile(r"^(iree_cutlass_gemm_[A-Za-z0-9_]+?)_m\d+_n\d+_k\d+$")
+
+
+def kernel_code(entry: str) -> str:
+    """As iree_cutlass.plugin.kernels.kernel_code (kept here so that this tool needs no plugin)."""
+    match = _PROBLEM_SUFFIX.match(entry)
+    return match.group(1) if match else entry
 
 
 def read_log(text: str) -> tuple[set[str], set[str]]:
@@ -28,9 +36,9 @@ def read_log(text: str) -> tuple[set[str], set[str]]:
     launched, flagged = set(), set()
     for line in text.splitlines():
         if line.startswith("========="):
-            flagged.update(ENTRY.findall(line))
+            flagged.update(kernel_code(entry) for entry in ENTRY.findall(line))
         elif match := LAUNCH.match(line):
-            (launched if match.group(2) == "0" else flagged).add(match.group(1))
+            (launched if match.group(2) == "0" else flagged).add(kernel_code(match.group(1)))
     return launched, flagged
 
 
@@ -62,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{entry} {'flagged' if entry in flagged else 'clean'}")
         return 0
     entries = {c["entry"] for row in results["problems"] for c in row["candidates"]}
-    print(" ".join(sorted(e for e in entries if any(part in e for part in args.only) and e not in clean)))
+    print(" ".join(sorted(e for e in entries if any(part in e for part in args.only) and kernel_code(e) not in clean)))
     return 0
 
 

@@ -238,7 +238,10 @@ def build_kernels(
     nvcc = find_nvcc()
 
     unique = list(dict.fromkeys(configs))
-    all_jobs = {config: _make_job(config, arch, cache_dir, nvcc) for config in unique}
+    workers = max(1, min(jobs or os.cpu_count() or 1, len(unique) or 1))
+    # Making a job generates its source, which for some families runs a generator built with nvcc: in parallel.
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        all_jobs = dict(zip(unique, pool.map(lambda config: _make_job(config, arch, cache_dir, nvcc), unique)))
     misses = [config for config in unique if not _is_valid(all_jobs[config])]
     results = {config: _built(all_jobs[config]) for config in unique if config not in misses}
 
@@ -257,3 +260,89 @@ def build_kernels(
 def build_kernel(config: KernelConfig, arch: str = "sm_90", cache_dir: pathlib.Path | None = None) -> BuiltKernel:
     """Build one config (see build_kernels)."""
     return build_kernels([config], arch=arch, cache_dir=cache_dir, jobs=1)[0]
+
+
+# ----------------------------------------------------------------------------------------------- generators
+# Host programs that run at kernel build time (no GPU): sm90_gemm.cuh's generator builds a CUTLASS GEMM kernel's
+# Params for one problem. Cached as the kernels are: generator-<key> plus a sidecar, under a per-key lock.
+
+
+def _generator_flags() -> tuple[str, ...]:
+    include = cutlass_include_dir()
+    # The generator's own cuTensorMapEncodeTiled records the encodes (CUTLASS calls it directly, not the driver's).
+    return ("-std=c++17", "--expt-relaxed-constexpr", "-O1", "-gencode", "arch=compute_90a,code=sm_90a",
+            f"-I{include}", f"-I{include.parent / 'tools' / 'util' / 'include'}",
+            "-DCUTLASS_ENABLE_DIRECT_CUDA_DRIVER_CALL", "-DIREE_CUTLASS_GEMM_GENERATOR")
+
+
+def _generator(defines: dict[str, str], header: pathlib.Path, cache_dir: pathlib.Path,
+               nvcc: pathlib.Path) -> pathlib.Path:
+    """The generator executable of `header` with `defines`, built unless the cache has it."""
+    source = "".join(f"#define {name} {value}\n" for name, value in sorted(defines.items())) + header.read_text()
+    flags = _generator_flags()
+    version = _nvcc_version(str(nvcc), nvcc.stat().st_mtime_ns)
+    key = hashlib.sha256(json.dumps({"source": source, "nvcc_version": version, "flags": flags,
+                                     "cutlass": _cutlass_version()}, sort_keys=True).encode()).hexdigest()[:32]
+    program, sidecar = cache_dir / f"generator-{key}", cache_dir / f"generator-{key}.json"
+
+    def valid() -> bool:
+        try:
+            meta = json.loads(sidecar.read_text())
+            return program.stat().st_size == meta["size"] and _sha256(program) == meta["sha256"]
+        except (OSError, ValueError, KeyError, TypeError):
+            return False
+
+    _ensure_cache_dir(cache_dir)
+    with open(cache_dir / f"generator-{key}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if valid():
+            return program
+        _print_stderr(f"[iree-cutlass] building generator {header.name} "
+                      f"({', '.join(f'{n}={v}' for n, v in sorted(defines.items()))})")
+        with tempfile.TemporaryDirectory(prefix="iree-cutlass-") as work:
+            source_path = pathlib.Path(work) / "generator.cu"
+            source_path.write_text(source)
+            fd, tmp_program = tempfile.mkstemp(dir=cache_dir, prefix=".tmp-generator-")
+            os.close(fd)
+            try:
+                try:
+                    result = subprocess.run([str(nvcc), *flags, str(source_path), "-o", tmp_program],
+                                            capture_output=True, text=True, check=False)
+                except OSError as error:
+                    raise KernelBuildError(f"cannot run {nvcc}: {error.strerror}") from None
+                if result.returncode != 0:
+                    line = _first_error_line(result.stderr + "\n" + result.stdout)
+                    raise KernelBuildError(f"nvcc failed for the generator of {header.name}: {line}")
+                os.chmod(tmp_program, 0o755)
+                data = pathlib.Path(tmp_program).read_bytes()
+                fd, tmp_sidecar = tempfile.mkstemp(dir=cache_dir, prefix=".tmp-", suffix=".json")
+                with os.fdopen(fd, "w") as handle:
+                    json.dump({"sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}, handle)
+                os.replace(tmp_program, program)
+                os.replace(tmp_sidecar, sidecar)
+            finally:
+                if os.path.exists(tmp_program):
+                    os.unlink(tmp_program)
+    return program
+
+
+@functools.lru_cache(maxsize=None)
+def _generator_output_cached(defines: tuple, header: pathlib.Path, header_text: str, args: tuple,
+                             cache_dir: pathlib.Path) -> str:
+    program = _generator(dict(defines), header, cache_dir, find_nvcc())
+    try:
+        result = subprocess.run([str(program), *map(str, args)], capture_output=True, text=True, check=False)
+    except OSError as error:
+        raise KernelBuildError(f"cannot run the generator of {header.name}: {error.strerror}") from None
+    if result.returncode != 0:
+        reason = (result.stderr.strip().splitlines() or ["no output"])[-1]
+        raise KernelBuildError(f"the generator of {header.name} refused {' '.join(map(str, args))}: {reason}")
+    return result.stdout
+
+
+def generator_output(defines: dict[str, str], header: pathlib.Path, args: list[int],
+                     cache_dir: pathlib.Path | None = None) -> str:
+    """What `header`'s generator, built with `defines`, prints for `args` (built and run here, once a process)."""
+    cache_dir = pathlib.Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    return _generator_output_cached(tuple(sorted(defines.items())), header, header.read_text(), tuple(args),
+                                    cache_dir)

@@ -4,6 +4,9 @@
           on; f16, bf16 and f32 (3xTF32); filter in KRSC.
     sm90  Hopper TMA + wgmma dgrad per output phase (sm_90a only); f16 and bf16; filter in RSCK; a descriptor
           workspace.
+    sm90_gemm  CUTLASS's own Hopper GEMM kernels for plain-GEMM problems (1x1, unit stride, no padding; sm_90a
+          only), one kernel per problem shape (its Params are built at kernel build time); filter in RSCK; a
+          Params workspace.
 
 Every kernel takes, in IREE's extern-dispatch ABI, its bindings (dy, filter, dx[, workspace]) and then its
 32-bit push constants; `launch` says all the pass needs to emit the dispatch.
@@ -14,14 +17,15 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Union
 
-from . import sm80, sm90
+from . import sm80, sm90, sm90_gemm
 from .problem import DgradProblem
 from .sm80 import Sm80Config
 from .sm90 import Sm90Config
+from .sm90_gemm import Sm90GemmConfig
 
-KernelConfig = Union[Sm80Config, Sm90Config]
-FAMILIES = {sm80.FAMILY: sm80, sm90.FAMILY: sm90}
-_CONFIG_TYPES = {sm80.FAMILY: Sm80Config, sm90.FAMILY: Sm90Config}
+KernelConfig = Union[Sm80Config, Sm90Config, Sm90GemmConfig]
+FAMILIES = {sm80.FAMILY: sm80, sm90.FAMILY: sm90, sm90_gemm.FAMILY: sm90_gemm}
+_CONFIG_TYPES = {sm80.FAMILY: Sm80Config, sm90.FAMILY: Sm90Config, sm90_gemm.FAMILY: Sm90GemmConfig}
 
 
 @dataclass(frozen=True)
@@ -83,6 +87,12 @@ def config_from_dict(fields: dict) -> KernelConfig:
     if name not in _CONFIG_TYPES:
         raise ValueError(f"unknown kernel family {name!r}")
     return _CONFIG_TYPES[name](**fields)
+
+
+def kernel_code(entry: str) -> str:
+    """The kernel code an entry point names, for checks on other problems to vouch for: the entry itself, but for
+    sm90_gemm kernels (built per problem) without the problem's extents."""
+    return sm90_gemm.kernel_code(entry)
 
 
 def launch_record(config: KernelConfig, problem: DgradProblem) -> dict:

@@ -8,7 +8,7 @@ import functools
 import json
 import pathlib
 
-from . import sm90
+from . import sm90, sm90_gemm
 from .kernels import KernelConfig, config_from_dict, config_to_dict, family_runs_on, runs_on, supports
 from .problem import DgradProblem
 from .sm80 import CP_ASYNC_ALIGNMENTS, Sm80Config, alignments, launch_geometry
@@ -138,11 +138,14 @@ def sm80_candidates(problem: DgradProblem) -> list[Sm80Config]:
 
 
 def candidate_configs(problem: DgradProblem, arch: str = "sm_90", split_k: bool = False) -> list[KernelConfig]:
-    """The space a tuner measures: the sm80 tiles, and on sm_90 the Hopper kernels too (f16 and bf16 only);
-    `split_k` adds the sm90 split-K kernels (see sm90.candidate_configs)."""
+    """The space a tuner measures: the sm80 tiles, and on sm_90 the Hopper kernels too (f16 and bf16 only; on
+    plain-GEMM problems CUTLASS's own GEMM kernels as well); `split_k` adds the sm90 split-K kernels (see
+    sm90.candidate_configs)."""
     configs: list[KernelConfig] = list(sm80_candidates(problem))
     if problem.dtype in sm90.DTYPES and family_runs_on(sm90.FAMILY, arch):
         configs += sm90.candidate_configs(problem, split_k=split_k)
+    if family_runs_on(sm90_gemm.FAMILY, arch):
+        configs += sm90_gemm.candidate_configs(problem)
     return configs
 
 
@@ -152,7 +155,7 @@ def _tiles(problem: DgradProblem, stride_support: str, tile_m: int, tile_n: int)
     return grid[0] * grid[1]
 
 
-ALL_FAMILIES = ("sm80", "sm90")
+ALL_FAMILIES = ("sm80", "sm90", "sm90_gemm")
 
 
 def sm90_heuristic_config(problem: DgradProblem) -> sm90.Sm90Config:
@@ -173,6 +176,14 @@ def heuristic_config(problem: DgradProblem, arch: str = "sm_90", families=ALL_FA
     channels of 16-bit types take the same tile with 2 stages (unit stride only). f32 (3xTF32, unmeasured):
     CUTLASS's 16-deep fast-f32 tiles of the same shapes."""
     sm80_allowed = "sm80" in families
+    if families == ("sm90_gemm",):
+        # CUTLASS's GEMM kernels alone (--iree-cutlass-kernels=sm90_gemm): ping-pong 128x128, the tile that won
+        # most of the layers where they beat ours (bench/NOTES.md, session 20), on plain-GEMM problems only.
+        if not family_runs_on(sm90_gemm.FAMILY, arch):
+            raise NoKernel(f"the sm90_gemm kernels run on sm_90 only, not {arch}")
+        if problem.dtype not in sm90_gemm.DTYPES or not sm90.is_plain_gemm(problem):
+            raise NoKernel("the sm90_gemm kernels take f16 or bf16 1x1 unit-stride unpadded problems only")
+        return sm90_gemm.Sm90GemmConfig(problem.dtype, 128, 128, "pingpong", *sm90_gemm.gemm_extents(problem))
     if "sm90" in families and family_runs_on("sm90", arch) and (problem.dtype in sm90.DTYPES or not sm80_allowed):
         config = sm90_heuristic_config(problem)  # NoKernel for other element types
         if supports(config, problem) is None or not sm80_allowed:

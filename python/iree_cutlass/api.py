@@ -49,7 +49,7 @@ def compile(source: Any, *, target: str = DEFAULT_TARGET, flags: Sequence[str] =
     """Compiles a StableHLO (or linalg) module for the CUDA HAL; with `plugin`, dgrads go to CUTLASS.
 
     `target` is the GPU (`--iree-cuda-target`); `flags` are more iree-compile flags; `kernels` is the
-    --iree-cutlass-kernels choice (auto, sm80, sm90). Raises CompileError.
+    --iree-cutlass-kernels choice (auto, sm80, sm90, sm90_gemm). Raises CompileError.
     """
     data, name = _source_bytes(source)
     all_flags = ["--iree-hal-target-device=cuda", f"--iree-cuda-target={target}", *flags]

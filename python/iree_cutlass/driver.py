@@ -44,7 +44,7 @@ class CompileError(Exception):
 
 def parse_kernel_families(value: str) -> tuple[str, ...]:
     """The --iree-cutlass-kernels value: `auto` (every family, chosen per problem by tuning data) or a comma
-    list of families (sm80, sm90) to restrict the choice to."""
+    list of families (sm80, sm90, sm90_gemm) to restrict the choice to."""
     if value == "auto":
         return ALL_FAMILIES
     families = tuple(dict.fromkeys(v.strip() for v in value.split(",")))
@@ -241,8 +241,9 @@ def compile_source(source: bytes, source_name: str, flags: list[str], *, plugin:
         if arch_number is None or arch_number < MIN_CUTLASS_ARCH:
             raise CompileError("--iree-plugin=cutlass needs --iree-cuda-target=sm_80 or newer "
                                f"(got {target.kernel_arch or 'none'})")
-        if kernel_families == ("sm90",) and not family_runs_on("sm90", target.kernel_arch):
-            raise CompileError(f"--iree-cutlass-kernels=sm90 needs --iree-cuda-target=sm_90 "
+        hopper_only = [f for f in kernel_families if f in ("sm90", "sm90_gemm")]
+        if hopper_only == list(kernel_families) and not family_runs_on("sm90", target.kernel_arch):
+            raise CompileError(f"--iree-cutlass-kernels={','.join(kernel_families)} needs --iree-cuda-target=sm_90 "
                                f"(got {target.kernel_arch})")
 
     session = Session()

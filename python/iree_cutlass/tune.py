@@ -276,17 +276,19 @@ def _measure_worker(args) -> int:
 
 def table(args) -> int:
     results = json.loads(args.results.read_text())
-    from iree_cutlass.plugin.kernels import config_from_dict
+    from iree_cutlass.plugin.kernels import config_from_dict, kernel_code
     from iree_cutlass.plugin.select import TUNING_DIR
     path = args.out or TUNING_DIR / f"{args.card}.json"
     existing = json.loads(path.read_text()) if path.is_file() else {}
     entries = dict(existing.get("entries", {}))
-    # --valid-in: each file's verdict per kernel; a kernel with any invalid run there is never chosen.
+    # --valid-in: each file's verdict per kernel code (kernel_code: an sm90_gemm kernel is built per problem, and
+    # its runs on other problems vouch for its code); a kernel with any invalid run there is never chosen.
     checked: dict[str, bool] = {}
     for other in args.valid_in:
         for row in json.loads(other.read_text())["problems"]:
             for c in row["candidates"]:
-                checked[c["entry"]] = checked.get(c["entry"], True) and bool(c.get("valid"))
+                code = kernel_code(c["entry"])
+                checked[code] = checked.get(code, True) and bool(c.get("valid"))
     changed = kept = 0
     for row in results["problems"]:
         # Configs compared as configs: a table written before a field existed lacks it (its default).
@@ -300,7 +302,8 @@ def table(args) -> int:
             """With --valid-in, a kernel other than the table's own must have run there, and validly."""
             if not args.valid_in:
                 return True
-            return checked[c["entry"]] if c["entry"] in checked else is_current(c)
+            code = kernel_code(c["entry"])
+            return checked[code] if code in checked else is_current(c)
 
         # A check-only run (measure --check-only) has no timings to choose by.
         valid = sorted((c for c in row["candidates"] if c.get("valid") and "ms" in c and "variant" not in c

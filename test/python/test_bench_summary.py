@@ -203,3 +203,30 @@ def test_sanitizer_logs_clear_only_kernels_every_log_launched_and_none_named(tmp
         assert logs.main(["--logs", str(tmp_path / "m.txt"), str(tmp_path / "r.txt"),
                           "--unverified-in", str(tmp_path / "tune.json"), "--only", "_e1", "_ts", "_k4"]) == 0
     assert printed.getvalue().split() == sorted([b, c, d])
+
+
+def test_sanitizer_logs_vouch_for_a_gemm_kernel_code_on_any_problem(tmp_path):
+    # sm90_gemm kernels are built per problem: a clean run on a random problem clears the ResNet layer's build of
+    # the same code, and a flagged one flags it; another code stays unverified.
+    spec = importlib.util.spec_from_file_location("sanitizer_logs", SANITIZER_LOGS)
+    logs = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(logs)
+    pp, co = "iree_cutlass_gemm_sm90_f16_128x128_pp", "iree_cutlass_gemm_sm90_f16_128x256_co"
+    log = "\n".join(["========= COMPUTE-SANITIZER",
+                     f"{pp}_m98_n24_k40 on rand003 unwritten=0",
+                     f"========= Invalid __global__ read of size 4 bytes at {co}_m98_n24_k40+0x16f0",
+                     f"{co}_m98_n24_k40 on rand003 unwritten=0"])
+    clean, flagged = logs.clean_kernels([log])
+    assert clean == {pp} and flagged == {co}
+    (tmp_path / "m.txt").write_text(log)
+    layer = "_m12544_n512_k2048"
+    other = "iree_cutlass_gemm_sm90_f16_128x64_pp"
+    results = {"problems": [{"candidates": [{"entry": e + layer} for e in (pp, co, other)]}]}
+    (tmp_path / "tune.json").write_text(json.dumps(results))
+    import contextlib
+    import io
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert logs.main(["--logs", str(tmp_path / "m.txt"), "--unverified-in", str(tmp_path / "tune.json"),
+                          "--only", "iree_cutlass_gemm_"]) == 0
+    assert printed.getvalue().split() == sorted([co + layer, other + layer])

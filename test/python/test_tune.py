@@ -187,3 +187,26 @@ def test_table_valid_in_admits_only_kernels_checked_elsewhere(tmp_path):
                           "--valid-in", str(tmp_path / name)]) == 0
         entry = json.loads(table.read_text())["entries"][problem.key()]
         assert config_from_dict(entry["config"]) == expected, name
+
+
+def test_table_valid_in_vouches_for_a_gemm_kernel_by_its_code(tmp_path):
+    # An sm90_gemm kernel is built per problem, so the random problems never run the layer's own build: its runs
+    # of the same code (other extents) vouch for it, and an invalid one there keeps it out.
+    problem = next(p for p in map(dgrad_problem, resnet50_layers((256,), ("f16",)))
+                   if p.key().startswith("n256_h7_w7_c512_k2048_r1_s1"))
+    gemm = next(c for c in candidate_configs(problem) if c.family == "sm90_gemm")
+    results, configs = _results(problem, [0.30])
+    results["problems"][0]["candidates"].append({"config": config_to_dict(gemm), "entry": gemm.name, "valid": True,
+                                                 "ms": 0.10})
+    (tmp_path / "results.json").write_text(json.dumps(results))
+    code = gemm.name[:gemm.name.index("_m12544")]
+    for name, runs, expected in (("good.json", [True, True], gemm), ("bad.json", [True, False], None)):
+        other = {"problems": [{"key": f"random{i}", "candidates": [{"entry": f"{code}_m{98 + i}_n24_k40", "valid": v}]}
+                              for i, v in enumerate(runs)]}
+        (tmp_path / name).write_text(json.dumps(other))
+        table = tmp_path / f"table_{name}"
+        assert tune.main(["table", "--results", str(tmp_path / "results.json"), "--out", str(table),
+                          "--valid-in", str(tmp_path / name)]) == 0
+        entry = json.loads(table.read_text())["entries"].get(problem.key())
+        # (bad: the other candidate never ran on the random problems either, so nothing is admitted)
+        assert (config_from_dict(entry["config"]) if entry else None) == expected, name

@@ -6,7 +6,8 @@ IREE's. With it, every iree-compile flag goes to the compiler session, the tool'
   --iree-cutlass-cache-dir=DIR    where built kernels are kept (default $IREE_CUTLASS_CACHE_DIR or ~/.cache)
   --iree-cutlass-report=FILE      write the per-conv report as JSON
   --iree-cutlass-kernels=auto     kernel families to choose from: auto (all, by tuning data), sm80, sm90,
-                                  or a comma list; sm90 (Hopper TMA + wgmma) needs --iree-cuda-target=sm_90
+                                  sm90_gemm, or a comma list; sm90 (Hopper TMA + wgmma) and sm90_gemm
+                                  (CUTLASS's Hopper GEMMs, 1x1 unit-stride layers) need --iree-cuda-target=sm_90
 """
 
 from __future__ import annotations
