@@ -171,10 +171,13 @@ __device__ __forceinline__ void run(unsigned char const* params, Recipe const* r
 }  // namespace iree_cutlass_gemm
 
 #ifdef IREE_CUTLASS_GEMM_GENERATOR
-// The generator: `generator M N K SM_COUNT` prints, as one JSON object, the Params of Kernel (IREE_CUTLASS_GEMM_
-// ELEMENT, _TILE_M, _TILE_N, _PINGPONG) for that problem: their bytes (hex, padded to the slot), the descriptor
-// recipes, the launch grid, block and dynamic shared memory; or exits 1 with a reason. Built with
-// -DCUTLASS_ENABLE_DIRECT_CUDA_DRIVER_CALL, so that CUTLASS calls the recording encoder below, not the driver.
+// The generator, a host program built with -DCUTLASS_ENABLE_DIRECT_CUDA_DRIVER_CALL so that CUTLASS calls the
+// recording encoder below, not the driver. make_blob<Kernel> builds a kernel's Params for one GEMM: their bytes (a
+// slot's worth, descriptors and padding zeroed) and the descriptor recipes. With the kernel-type macros
+// (IREE_CUTLASS_GEMM_ELEMENT, _TILE_M, _TILE_N, _PINGPONG) this also defines main: `generator M N K SM_COUNT`
+// prints them as one JSON object with the launch grid, block and dynamic shared memory, or exits 1 with a reason
+// (sm90_gemm.py reads it). bench/cutlass_gemm/gemm_bench.cu uses make_blob on its own kernel types.
+#include <alloca.h>
 #include <cuda.h>
 
 #include <cstdio>
@@ -184,28 +187,24 @@ __device__ __forceinline__ void run(unsigned char const* params, Recipe const* r
 
 #include "cutlass/util/packed_stride.hpp"
 
-namespace iree_cutlass_gemm_generator {
-
-using Kernel = iree_cutlass_gemm::Gemm<IREE_CUTLASS_GEMM_ELEMENT, IREE_CUTLASS_GEMM_TILE_M, IREE_CUTLASS_GEMM_TILE_N,
-                                       IREE_CUTLASS_GEMM_PINGPONG>::Kernel;
-using Element = IREE_CUTLASS_GEMM_ELEMENT;
-using Params = typename Kernel::Params;
+namespace iree_cutlass_gemm::generator {
 
 constexpr unsigned long long kMarker = 0x1ee7c0de00000000ull;
 // Stand-in operand addresses (dy, filter, dx), and a second set: a raw pointer field is one that follows them
-// from one build to the other (a value alone can be a pair of ints).
+// from one build to the other (a value alone can be a pair of ints: {0, 1} reads as 0x100000000).
 constexpr unsigned long long kStandIn[3] = {0x7a5e000000000ull, 0x7a5e100000000ull, 0x7a5e200000000ull};
 constexpr unsigned long long kOtherStandIn[3] = {0x6b4f000000000ull, 0x6b4f100000000ull, 0x6b4f200000000ull};
 
+// One cuTensorMapEncodeTiled call, as recorded.
 struct Encode {
   unsigned long long address;
   int format, swizzle, interleave, oob_fill;
   uint32_t rank, dims[3], box[3], element_strides[3];
   uint64_t strides[2];
 };
-std::vector<Encode> g_encodes;
+inline std::vector<Encode> g_encodes;
 
-}  // namespace iree_cutlass_gemm_generator
+}  // namespace iree_cutlass_gemm::generator
 
 // The recording encoder: a zeroed descriptor holding its call's index, so that its copy in the Params can be found.
 extern "C" CUresult cuTensorMapEncodeTiled(CUtensorMap* tensor_map, CUtensorMapDataType format, cuuint32_t rank,
@@ -213,7 +212,7 @@ extern "C" CUresult cuTensorMapEncodeTiled(CUtensorMap* tensor_map, CUtensorMapD
                                            cuuint32_t const* box, cuuint32_t const* element_strides,
                                            CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle,
                                            CUtensorMapL2promotion, CUtensorMapFloatOOBfill oob_fill) {
-  using namespace iree_cutlass_gemm_generator;
+  using namespace iree_cutlass_gemm::generator;
   if (rank != 3) return CUDA_ERROR_NOT_SUPPORTED;
   Encode encode{};
   encode.address = reinterpret_cast<unsigned long long>(address);
@@ -235,123 +234,162 @@ extern "C" CUresult cuTensorMapEncodeTiled(CUtensorMap* tensor_map, CUtensorMapD
   return CUDA_SUCCESS;
 }
 
-namespace iree_cutlass_gemm_generator {
+namespace iree_cutlass_gemm::generator {
 
-int fail(char const* why) {
-  std::fprintf(stderr, "%s\n", why);
-  return 1;
-}
-
-Params params_for(int m, int n, int k, int sm_count, unsigned long long const (&stand_in)[3]) {
+// The Arguments of D[m, n] = A[m, k] x B[n, k]^T with the operands at `stand_in` (beta 0: C may name D).
+template <class Kernel>
+typename Kernel::Arguments arguments(int m, int n, int k, int sm_count, unsigned long long const (&stand_in)[3]) {
+  using Element = typename Kernel::ElementA;
   auto stride_a = cutlass::make_cute_packed_stride(typename Kernel::StrideA{}, cute::make_shape(m, k, 1));
   auto stride_b = cutlass::make_cute_packed_stride(typename Kernel::StrideB{}, cute::make_shape(n, k, 1));
   auto stride_d = cutlass::make_cute_packed_stride(typename Kernel::StrideD{}, cute::make_shape(m, n, 1));
-  cutlass::KernelHardwareInfo hw_info{0, sm_count, 0};
   auto* a = reinterpret_cast<Element const*>(stand_in[0]);
   auto* b = reinterpret_cast<Element const*>(stand_in[1]);
   auto* d = reinterpret_cast<Element*>(stand_in[2]);
-  // beta = 0: the epilogue never reads C, so C may name D.
-  typename Kernel::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1}, {a, stride_a, b, stride_b},
-                                  {{1.0f, 0.0f}, d, stride_d, d, stride_d}, hw_info};
-  return Kernel::to_underlying_arguments(args, nullptr);
+  return {cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1}, {a, stride_a, b, stride_b},
+          {{1.0f, 0.0f}, d, stride_d, d, stride_d}, cutlass::KernelHardwareInfo{0, sm_count, 0}};
 }
 
-// Fills the stack below the caller with `value`, so that Params bytes that no member holds (padding) show it.
-__attribute__((noinline)) void poison_stack(unsigned char value) {
+// Fills 64 KB of the stack below the caller with `value`: the frames of the calls that follow land on it.
+__attribute__((noinline)) inline void poison_below(unsigned char value) {
   volatile unsigned char area[1 << 16];
   for (size_t i = 0; i < sizeof(area); ++i) area[i] = value;
 }
 
-// The Params built with the stack poisoned twice alike and, where a byte differs, zero: the host Params are not
-// zeroed, and their padding would otherwise make the bytes (and the kernel cache key) differ from run to run.
-void stable_params(int m, int n, int k, int sm_count, unsigned long long const (&stand_in)[3], unsigned char* out) {
-  unsigned char other[sizeof(Params)];
-  poison_stack(0xa5);
+// Kernel's Params for `args` into `out` (the build's frames land where the caller poisoned).
+template <class Kernel>
+__attribute__((noinline)) void params_into(typename Kernel::Arguments const& args, unsigned char* out) {
   g_encodes.clear();
-  Params const first = params_for(m, n, k, sm_count, stand_in);
-  std::memcpy(other, &first, sizeof(Params));
-  poison_stack(0x5a);
-  g_encodes.clear();
-  Params const second = params_for(m, n, k, sm_count, stand_in);
-  std::memcpy(out, &second, sizeof(Params));
-  for (size_t i = 0; i < sizeof(Params); ++i) {
-    if (out[i] != other[i]) out[i] = 0;
+  auto const params = Kernel::to_underlying_arguments(args, nullptr);
+  std::memcpy(out, &params, sizeof(params));
+}
+
+// The same, `depth` bytes further down the stack, over a stack filled with `poison`.
+template <class Kernel>
+__attribute__((noinline)) void params_at_depth(typename Kernel::Arguments const& args, size_t depth,
+                                               unsigned char poison, unsigned char* out) {
+  volatile unsigned char* shift = static_cast<volatile unsigned char*>(alloca(depth));
+  shift[0] = 0;
+  poison_below(poison);
+  params_into<Kernel>(args, out);
+}
+
+// The Params built three times, at different stack depths over differently poisoned stacks, with every byte that
+// differs zeroed: the host Params are not zeroed, and their padding (uninitialized, or holding stale stack
+// addresses) would otherwise make the bytes, and so the kernel's cache key, differ from run to run.
+template <class Kernel>
+void stable_params(typename Kernel::Arguments const& args, unsigned char* out) {
+  constexpr size_t kBytes = sizeof(typename Kernel::Params);
+  std::vector<unsigned char> first(kBytes), second(kBytes);
+  params_at_depth<Kernel>(args, 4096 + 16, 0xa5, first.data());
+  params_at_depth<Kernel>(args, 16, 0x5a, second.data());
+  params_at_depth<Kernel>(args, 9000 + 16, 0x00, out);   // last: g_encodes holds this build's encodes
+  for (size_t i = 0; i < kBytes; ++i) {
+    if (out[i] != first[i] || out[i] != second[i]) out[i] = 0;
   }
 }
 
-int main(int argc, char** argv) {
-  if (argc != 5) return fail("usage: generator M N K SM_COUNT");
-  int const m = std::atoi(argv[1]), n = std::atoi(argv[2]), k = std::atoi(argv[3]), sm_count = std::atoi(argv[4]);
-  {
-    auto stride_a = cutlass::make_cute_packed_stride(typename Kernel::StrideA{}, cute::make_shape(m, k, 1));
-    auto stride_b = cutlass::make_cute_packed_stride(typename Kernel::StrideB{}, cute::make_shape(n, k, 1));
-    auto stride_d = cutlass::make_cute_packed_stride(typename Kernel::StrideD{}, cute::make_shape(m, n, 1));
-    typename Kernel::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1},
-                                    {nullptr, stride_a, nullptr, stride_b}, {{1.0f, 0.0f}, nullptr, stride_d,
-                                    nullptr, stride_d}, cutlass::KernelHardwareInfo{0, sm_count, 0}};
-    if (!Kernel::can_implement(args)) return fail("CUTLASS cannot implement this problem");
-    if (Kernel::get_workspace_size(args) != 0) return fail("the kernel needs a CUTLASS workspace");
-  }
-  constexpr int kSlot = iree_cutlass_gemm::slot_bytes<Kernel>();
-  static unsigned char other_bytes[kSlot], bytes[kSlot];
-  stable_params(m, n, k, sm_count, kOtherStandIn, other_bytes);
-  stable_params(m, n, k, sm_count, kStandIn, bytes);   // g_encodes: this build's
-  Params params;
-  std::memcpy(&params, bytes, sizeof(params));
-  dim3 const grid = Kernel::get_grid_shape(params);
+// A kernel's Params for one GEMM, as a slot's bytes (descriptors zeroed: the CTAs rebuild them) and recipes.
+struct Blob {
+  std::vector<unsigned char> bytes;
+  std::vector<Recipe> recipes;
+  dim3 grid;
+};
 
-  // Raw operand pointers would have to be patched per launch: this family's kernels have none (refused if any).
-  for (size_t at = 0; at + 8 <= sizeof(params); at += 8) {
+// The Params of Kernel for D[m, n] = A[m, k] x B[n, k]^T into `blob`; or the reason it cannot be done.
+template <class Kernel>
+char const* make_blob(int m, int n, int k, int sm_count, Blob& blob) {
+  using Params = typename Kernel::Params;
+  auto const args = arguments<Kernel>(m, n, k, sm_count, kStandIn);
+  if (!Kernel::can_implement(args)) return "CUTLASS cannot implement this problem";
+  if (Kernel::get_workspace_size(args) != 0) return "the kernel needs a CUTLASS workspace";
+  constexpr int kSlot = slot_bytes<Kernel>();
+  std::vector<unsigned char> other(kSlot);
+  blob.bytes.assign(kSlot, 0);
+  stable_params<Kernel>(arguments<Kernel>(m, n, k, sm_count, kOtherStandIn), other.data());
+  stable_params<Kernel>(args, blob.bytes.data());   // g_encodes: this build's
+  Params params;
+  std::memcpy(&params, blob.bytes.data(), sizeof(params));
+  blob.grid = Kernel::get_grid_shape(params);
+  // Raw operand pointers would have to be patched per launch: these kernels have none (refused if any).
+  for (size_t at = 0; at + 8 <= sizeof(Params); at += 8) {
     unsigned long long value, other_value;
-    std::memcpy(&value, bytes + at, 8);
-    std::memcpy(&other_value, other_bytes + at, 8);
+    std::memcpy(&value, blob.bytes.data() + at, 8);
+    std::memcpy(&other_value, other.data() + at, 8);
     for (int o = 0; o < 3; ++o) {
-      if (value == kStandIn[o] && other_value == kOtherStandIn[o]) return fail("the Params hold a raw operand pointer");
+      if (value == kStandIn[o] && other_value == kOtherStandIn[o]) return "the Params hold a raw operand pointer";
     }
   }
-  std::printf("{\"params_bytes\": %zu, \"slot_bytes\": %d, \"grid\": [%u, %u, %u], \"block\": %u, "
-              "\"smem_bytes\": %d, \"recipes\": [", sizeof(params), kSlot, grid.x, grid.y, grid.z,
-              unsigned(Kernel::MaxThreadsPerBlock), iree_cutlass_gemm::smem_bytes<Kernel>());
-  int kept = 0;
+  blob.recipes.clear();
   for (size_t i = 0; i < g_encodes.size(); ++i) {
-    // The whole 128 bytes must match (marker, then zeros), in one place only: the host Params are not zeroed, and
-    // a stale copy of a marker can sit in padding.
-    unsigned char expected[iree_cutlass_gemm::kDescriptorBytes] = {};
+    // The whole 128 bytes must match (marker, then zeros), in one place only: a stale copy of a marker can sit in
+    // padding that both builds left alike.
+    unsigned char expected[kDescriptorBytes] = {};
     unsigned long long const marker = kMarker + i;
     std::memcpy(expected, &marker, sizeof(marker));
     int offset = -1, matches = 0;
-    for (size_t at = 0; at + sizeof(expected) <= sizeof(params); at += 64) {
-      if (std::memcmp(bytes + at, expected, sizeof(expected)) == 0) offset = int(at), ++matches;
+    for (size_t at = 0; at + sizeof(expected) <= sizeof(Params); at += 64) {
+      if (std::memcmp(blob.bytes.data() + at, expected, sizeof(expected)) == 0) offset = int(at), ++matches;
     }
-    if (matches > 1) return fail("a descriptor found in more than one place in the Params");
+    if (matches > 1) return "a descriptor found in more than one place in the Params";
     if (offset < 0) continue;  // an encode the Params did not keep
     Encode const& e = g_encodes[i];
     int operand = -1;
     for (int o = 0; o < 3; ++o) if (e.address == kStandIn[o]) operand = o;
-    if (operand < 0) return fail("a descriptor of an unknown operand");
+    if (operand < 0) return "a descriptor of an unknown operand";
     if (e.format != CU_TENSOR_MAP_DATA_TYPE_UINT16 && e.format != CU_TENSOR_MAP_DATA_TYPE_FLOAT16 &&
         e.format != CU_TENSOR_MAP_DATA_TYPE_BFLOAT16) {
-      return fail("a descriptor of elements other than 16-bit");
+      return "a descriptor of elements other than 16-bit";
     }
-    if (e.swizzle < 1 || e.swizzle > 3) return fail("a descriptor without a 32, 64 or 128-byte swizzle");
-    if (e.interleave != 0 || e.oob_fill != 0) return fail("a descriptor with interleave or NaN fill");
+    if (e.swizzle < 1 || e.swizzle > 3) return "a descriptor without a 32, 64 or 128-byte swizzle";
+    if (e.interleave != 0 || e.oob_fill != 0) return "a descriptor with interleave or NaN fill";
     for (int j = 0; j < 3; ++j) {
-      if (e.element_strides[j] != 1) return fail("a descriptor with element strides");
+      if (e.element_strides[j] != 1) return "a descriptor with element strides";
     }
-    if (++kept > iree_cutlass_gemm::kMaxRecipes) return fail("more descriptors than the kernel builds");
-    std::printf("%s{\"offset\": %d, \"operand\": %d, \"swizzle\": %d, \"dims\": [%u, %u, %u], \"box\": [%u, %u, %u], "
-                "\"strides\": [%llu, %llu]}", kept > 1 ? ", " : "", offset, operand, e.swizzle, e.dims[0], e.dims[1],
-                e.dims[2], e.box[0], e.box[1], e.box[2], (unsigned long long)e.strides[0],
-                (unsigned long long)e.strides[1]);
-    std::memset(bytes + offset, 0, iree_cutlass_gemm::kDescriptorBytes);  // rebuilt on the device
+    if (int(blob.recipes.size()) == kMaxRecipes) return "more descriptors than the kernel builds";
+    Recipe r{};
+    r.offset = uint32_t(offset);
+    r.operand = uint32_t(operand);
+    r.swizzle = uint32_t(e.swizzle);
+    for (int j = 0; j < 3; ++j) r.dims[j] = e.dims[j], r.box[j] = e.box[j];
+    for (int j = 0; j < 2; ++j) r.strides[j] = e.strides[j];
+    blob.recipes.push_back(r);
+    std::memset(blob.bytes.data() + offset, 0, kDescriptorBytes);  // rebuilt on the device
+  }
+  return nullptr;
+}
+
+}  // namespace iree_cutlass_gemm::generator
+
+#ifdef IREE_CUTLASS_GEMM_TILE_M
+int main(int argc, char** argv) {
+  using Kernel = iree_cutlass_gemm::Gemm<IREE_CUTLASS_GEMM_ELEMENT, IREE_CUTLASS_GEMM_TILE_M,
+                                         IREE_CUTLASS_GEMM_TILE_N, IREE_CUTLASS_GEMM_PINGPONG>::Kernel;
+  if (argc != 5) {
+    std::fprintf(stderr, "usage: generator M N K SM_COUNT\n");
+    return 1;
+  }
+  iree_cutlass_gemm::generator::Blob blob;
+  char const* why = iree_cutlass_gemm::generator::make_blob<Kernel>(std::atoi(argv[1]), std::atoi(argv[2]),
+                                                                     std::atoi(argv[3]), std::atoi(argv[4]), blob);
+  if (why) {
+    std::fprintf(stderr, "%s\n", why);
+    return 1;
+  }
+  std::printf("{\"params_bytes\": %zu, \"slot_bytes\": %zu, \"grid\": [%u, %u, %u], \"block\": %u, "
+              "\"smem_bytes\": %d, \"recipes\": [", sizeof(typename Kernel::Params), blob.bytes.size(), blob.grid.x,
+              blob.grid.y, blob.grid.z, unsigned(Kernel::MaxThreadsPerBlock), iree_cutlass_gemm::smem_bytes<Kernel>());
+  for (size_t i = 0; i < blob.recipes.size(); ++i) {
+    auto const& r = blob.recipes[i];
+    std::printf("%s{\"offset\": %u, \"operand\": %u, \"swizzle\": %u, \"dims\": [%u, %u, %u], "
+                "\"box\": [%u, %u, %u], \"strides\": [%llu, %llu]}", i ? ", " : "", r.offset, r.operand, r.swizzle,
+                r.dims[0], r.dims[1], r.dims[2], r.box[0], r.box[1], r.box[2], (unsigned long long)r.strides[0],
+                (unsigned long long)r.strides[1]);
   }
   std::printf("], \"params\": \"");
-  for (int i = 0; i < kSlot; ++i) std::printf("%02x", bytes[i]);
+  for (unsigned char byte : blob.bytes) std::printf("%02x", byte);
   std::printf("\"}\n");
   return 0;
 }
-
-}  // namespace iree_cutlass_gemm_generator
-
-int main(int argc, char** argv) { return iree_cutlass_gemm_generator::main(argc, argv); }
+#endif  // IREE_CUTLASS_GEMM_TILE_M
 #endif  // IREE_CUTLASS_GEMM_GENERATOR

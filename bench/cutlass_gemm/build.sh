@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds gemm_bench.cu once per configuration into OUT (default out/cutlass_gemm), two compiles at a time.
-# (params_probe.cu, which prints a configuration's Params layout with no GPU, is built by hand: see its header. So is
-# the IREE-style launch of a configuration, -DWRAPPED=1 with wrapped.h: see bench/plans/session20/build_f.sh.)
+# (The IREE-style launch of a configuration, -DWRAPPED=1 with wrapped.h, is built by bench/plans/session20/build_f.sh;
+# the Params layout of the product's configurations is what plugin/sm90_gemm.cuh's generator prints.)
 #   bash bench/cutlass_gemm/build.sh [OUT]
 # Each binary's name is its configuration: tile, cluster, schedule (coop/pp), scheduler (persistent/streamk).
 set -euo pipefail

@@ -91,21 +91,12 @@ int main(int argc, char** argv) {
     auto stride_a = cutlass::make_cute_packed_stride(typename Gemm::GemmKernel::StrideA{}, make_shape(M, K, 1));
     auto stride_b = cutlass::make_cute_packed_stride(typename Gemm::GemmKernel::StrideB{}, make_shape(N, K, 1));
     auto stride_d = cutlass::make_cute_packed_stride(typename Gemm::GemmKernel::StrideD{}, make_shape(M, N, 1));
-#if WRAPPED
-    // The IREE-style launch (wrapped.h) builds its Params with stand-in addresses and no driver.
-    auto* arg_a = reinterpret_cast<Element*>(wrapped::kStandIn[0]);
-    auto* arg_b = reinterpret_cast<Element*>(wrapped::kStandIn[1]);
-    auto* arg_d = reinterpret_cast<Element*>(wrapped::kStandIn[2]);
-#else
-    Element *arg_a = a, *arg_b = b, *arg_d = d;
-#endif
     // beta = 0: the epilogue never reads C (is_source_needed), so C may alias D.
-    typename Gemm::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {M, N, K, 1},
-                                  {arg_a, stride_a, arg_b, stride_b},
-                                  {{1.0f, 0.0f}, arg_d, stride_d, arg_d, stride_d}, hw_info};
+    typename Gemm::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {M, N, K, 1}, {a, stride_a, b, stride_b},
+                                  {{1.0f, 0.0f}, d, stride_d, d, stride_d}, hw_info};
     void* workspace = nullptr;
 #if WRAPPED
-    wrapped::Blob* blob = nullptr;
+    wrapped::DeviceBlob* blob = nullptr;
 #endif
     auto release = [&]() {  // this problem's buffers, before the next one's are allocated
       cudaFree(a); cudaFree(b); cudaFree(d); cudaFree(ref);
@@ -115,80 +106,25 @@ int main(int argc, char** argv) {
 #endif
     };
 #if WRAPPED
-    // The Params as bytes and recipes, rebuilt per CTA on the device.
-    char const* why = "cannot implement";
-    static wrapped::Blob host_blob;
+    // The Params built on the host with no driver, completed per CTA on the device (plugin/sm90_gemm.cuh).
+    static wrapped::DeviceBlob host_blob;
     dim3 grid;
-    if (!GemmKernel::can_implement(args) || GemmKernel::get_workspace_size(args) != 0 ||
-        !wrapped::make_blob(args, host_blob, grid, &why)) {
+    if (char const* why = wrapped::make_device_blob(M, N, K, hw_info.sm_count, host_blob, grid)) {
       printf("{\"config\": \"%s\", \"m\": %d, \"n\": %d, \"k\": %d, \"error\": \"%s\"}\n", name.c_str(), M, N,
              K, why);
       release();
       continue;
     }
-    // The driver's own encodes of this launch's descriptors (the recorded arguments, real addresses): compared
-    // below with what the CTAs built, or, with WRAPPED_HOST_DESCRIPTORS=1, put in the blob in their place (no
-    // device build), which separates a wrong descriptor from a wrong launch.
-    std::vector<CUtensorMap> driver_maps(host_blob.recipe_count);
-    {
-      void* encode = nullptr;
-      cudaDriverEntryPointQueryResult found;
-      CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &encode, 12000, cudaEnableDefault, &found));
-      auto* real_encode = reinterpret_cast<decltype(&cuTensorMapEncodeTiled)>(encode);
-      void* real[3] = {a, b, d};
-      int r = 0;
-      for (auto const& c : wrapped::g_calls) {
-        if (c.offset_in_params < 0) continue;
-        cuuint64_t dims[3] = {c.dims[0], c.dims[1], c.dims[2]}, strides[2] = {c.strides[0], c.strides[1]};
-        CUresult e = real_encode(&driver_maps[r], CUtensorMapDataType(c.format), 3,
-                                 real[host_blob.recipes[r].operand], dims, strides, c.box, c.element_strides,
-                                 CUtensorMapInterleave(c.interleave), CUtensorMapSwizzle(c.swizzle),
-                                 CUtensorMapL2promotion(c.promotion), CUtensorMapFloatOOBfill(c.oob_fill));
-        if (e != CUDA_SUCCESS) { fprintf(stderr, "gemm_bench: driver encode failed (%d)\n", int(e)); return 1; }
-        ++r;
-      }
-    }
-    // WRAPPED_MODE: device (the CTAs build the descriptors), lean (the same without the wrapper's __threadfence and
-    // last __syncthreads), or, with the driver's descriptors in the blob,
-    // hostdesc (copied per CTA, fenced), in_place (every CTA on the blob itself), in_place_acquire (and the
-    // acquires), param (the Params as a kernel parameter, <<<>>> launch).
-    std::string const mode = getenv("WRAPPED_MODE") ? getenv("WRAPPED_MODE") : "device";
-    bool const host_descriptors = mode != "device" && mode != "lean";
-    host_blob.lean = mode == "lean";
-    if (host_descriptors) {
-      for (int r = 0; r < host_blob.recipe_count; ++r) {
-        memcpy(host_blob.params + host_blob.recipes[r].offset, &driver_maps[r], sizeof(CUtensorMap));
-      }
-      for (int i = 0; i < host_blob.pointer_count; ++i) {
-        void* real[3] = {a, b, d};
-        memcpy(host_blob.params + host_blob.pointer_offsets[i], &real[host_blob.pointer_operands[i]], 8);
-      }
-      host_blob.prebuilt = 1;
-      host_blob.in_place = mode == "in_place" ? 1 : mode == "in_place_acquire" ? 2 : 0;
-    }
-    if (mode != "device" && mode != "lean" && mode != "hostdesc" && mode != "in_place" && mode != "in_place_acquire" &&
-        mode != "param") {
-      fprintf(stderr, "gemm_bench: unknown WRAPPED_MODE %s\n", mode.c_str());
-      return 2;
-    }
-    size_t const workspace_bytes = size_t(grid.x) * grid.y * grid.z * wrapped::kSlotBytes;
+    size_t const workspace_bytes = size_t(grid.x) * grid.y * grid.z * iree_cutlass_gemm::slot_bytes<GemmKernel>() +
+                                   128;   // the kernel aligns it to 128 bytes
+    int const smem = iree_cutlass_gemm::smem_bytes<GemmKernel>();
     CHECK(cudaMalloc(&workspace, workspace_bytes));
-    CHECK(cudaMalloc(&blob, sizeof(wrapped::Blob)));
-    CHECK(cudaMemcpy(blob, &host_blob, sizeof(wrapped::Blob), cudaMemcpyHostToDevice));
-    CHECK(cudaFuncSetAttribute(wrapped::kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                               int(GemmKernel::SharedStorageSize)));
-    CHECK(cudaFuncSetAttribute(wrapped::param_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                               int(GemmKernel::SharedStorageSize)));
-    wrapped::Params host_params;
-    memcpy(&host_params, host_blob.params, sizeof(host_params));
+    CHECK(cudaMalloc(&blob, sizeof(wrapped::DeviceBlob)));
+    CHECK(cudaMemcpy(blob, &host_blob, sizeof(wrapped::DeviceBlob), cudaMemcpyHostToDevice));
+    CHECK(cudaFuncSetAttribute(wrapped::kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     auto launch = [&]() {
-      if (mode == "param") {
-        wrapped::param_kernel<<<grid, GemmKernel::MaxThreadsPerBlock, GemmKernel::SharedStorageSize, stream>>>(
-            host_params);
-      } else {
-        wrapped::kernel<<<grid, GemmKernel::MaxThreadsPerBlock, GemmKernel::SharedStorageSize, stream>>>(
-            a, b, d, static_cast<unsigned char*>(workspace), blob);
-      }
+      wrapped::kernel<<<grid, GemmKernel::MaxThreadsPerBlock, smem, stream>>>(
+          a, b, d, static_cast<unsigned char*>(workspace), blob);
       CHECK(cudaGetLastError());
     };
 #else
@@ -225,21 +161,6 @@ int main(int argc, char** argv) {
       return rel_l2(host_d, host_ref);
     };
     double err_first = checked();
-#if WRAPPED
-    if (!host_descriptors) {  // which bytes of the CTAs' descriptors differ from the driver's (CTA 0's slot)
-      std::vector<unsigned char> slot(wrapped::kSlotBytes);
-      CHECK(cudaMemcpy(slot.data(), workspace, slot.size(), cudaMemcpyDeviceToHost));
-      for (int r = 0; r < host_blob.recipe_count; ++r) {
-        auto const* mine = slot.data() + host_blob.recipes[r].offset;
-        auto const* theirs = reinterpret_cast<unsigned char const*>(&driver_maps[r]);
-        fprintf(stderr, "descriptor %d at %d:", r, host_blob.recipes[r].offset);
-        for (int i = 0; i < 128; ++i) {
-          if (mine[i] != theirs[i]) fprintf(stderr, " [%d] %02x/%02x", i, mine[i], theirs[i]);
-        }
-        fprintf(stderr, "\n");
-      }
-    }
-#endif
 
     const int kLaunches = 20, kReplays = 15;
     cudaGraph_t graph;

@@ -1,4 +1,4 @@
-// The stock CUTLASS 3.x Hopper GEMM kernel type that gemm_bench.cu times and params_probe.cu inspects: one
+// The stock CUTLASS 3.x Hopper GEMM kernel type that gemm_bench.cu times (and launches as wrapped.h does): one
 // configuration per build, chosen by the macros below (set by build.sh). dx[M = N*H*W, C] = dy[M, K] x w[C, K]^T:
 // A row-major M x K, B "column-major" K x C (the filter's natural [C, K] rows), D row-major M x C.
 #pragma once
