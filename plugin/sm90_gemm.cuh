@@ -26,12 +26,13 @@ namespace iree_cutlass_gemm {
 using namespace cute;
 
 // The GEMM kernel of one configuration: a TileM x TileN x 64 tile, ping-pong or cooperative warp-specialized
-// schedule, a persistent tile scheduler, no cluster (IREE launches none), f32 accumulation, beta = 0.
-template <class Element, int TileM, int TileN, bool Pingpong>
+// schedule, a persistent tile scheduler, ClusterM CTAs a cluster along M (the entry point's __cluster_dims__: the
+// filter tile is multicast to both), f32 accumulation, beta = 0.
+template <class Element, int TileM, int TileN, bool Pingpong, int ClusterM = 1>
 struct Gemm {
   static constexpr int kAlign = 8;  // 16-byte rows: C and K are multiples of 8 (supports() in sm90_gemm.py)
   using TileShape = Shape<Int<TileM>, Int<TileN>, _64>;
-  using ClusterShape = Shape<_1, _1, _1>;
+  using ClusterShape = Shape<Int<ClusterM>, _1, _1>;
   using MainloopSchedule = std::conditional_t<Pingpong, cutlass::gemm::KernelTmaWarpSpecializedPingpong,
                                               cutlass::gemm::KernelTmaWarpSpecializedCooperative>;
   using EpilogueSchedule = std::conditional_t<Pingpong, cutlass::epilogue::TmaWarpSpecialized,
@@ -174,9 +175,9 @@ __device__ __forceinline__ void run(unsigned char const* params, Recipe const* r
 // The generator, a host program built with -DCUTLASS_ENABLE_DIRECT_CUDA_DRIVER_CALL so that CUTLASS calls the
 // recording encoder below, not the driver. make_blob<Kernel> builds a kernel's Params for one GEMM: their bytes (a
 // slot's worth, descriptors and padding zeroed) and the descriptor recipes. With the kernel-type macros
-// (IREE_CUTLASS_GEMM_ELEMENT, _TILE_M, _TILE_N, _PINGPONG) this also defines main: `generator M N K SM_COUNT`
-// prints them as one JSON object with the launch grid, block and dynamic shared memory, or exits 1 with a reason
-// (sm90_gemm.py reads it). bench/cutlass_gemm/gemm_bench.cu uses make_blob on its own kernel types.
+// (IREE_CUTLASS_GEMM_ELEMENT, _TILE_M, _TILE_N, _PINGPONG, _CLUSTER_M) this also defines main:
+// `generator M N K SM_COUNT` prints them as one JSON object with the launch grid, block and dynamic shared memory,
+// or exits 1 with a reason (sm90_gemm.py reads it). bench/cutlass_gemm/gemm_bench.cu uses make_blob on its own kernel types.
 #include <alloca.h>
 #include <cuda.h>
 
@@ -364,7 +365,8 @@ char const* make_blob(int m, int n, int k, int sm_count, Blob& blob) {
 #ifdef IREE_CUTLASS_GEMM_TILE_M
 int main(int argc, char** argv) {
   using Kernel = iree_cutlass_gemm::Gemm<IREE_CUTLASS_GEMM_ELEMENT, IREE_CUTLASS_GEMM_TILE_M,
-                                         IREE_CUTLASS_GEMM_TILE_N, IREE_CUTLASS_GEMM_PINGPONG>::Kernel;
+                                         IREE_CUTLASS_GEMM_TILE_N, IREE_CUTLASS_GEMM_PINGPONG,
+                                         IREE_CUTLASS_GEMM_CLUSTER_M>::Kernel;
   if (argc != 5) {
     std::fprintf(stderr, "usage: generator M N K SM_COUNT\n");
     return 1;

@@ -44,6 +44,10 @@ def test_config_refuses_what_no_kernel_is():
         sm90_gemm.Sm90GemmConfig("f16", 128, 128, "both", 128, 16, 32)
     with pytest.raises(ValueError, match="f16 and bf16"):
         sm90_gemm.Sm90GemmConfig("f32", 128, 128, "pingpong", 128, 16, 32)
+    with pytest.raises(ValueError, match="with a cluster of 2"):
+        sm90_gemm.Sm90GemmConfig("f16", 128, 64, "pingpong", 128, 16, 32, cluster_m=2)
+    with pytest.raises(ValueError, match="with a cluster of 4"):
+        sm90_gemm.Sm90GemmConfig("f16", 128, 128, "pingpong", 128, 16, 32, cluster_m=4)
     with pytest.raises(ValueError, match="m must be a positive int"):
         sm90_gemm.Sm90GemmConfig("f16", 128, 128, "pingpong", 0, 16, 32)
 
@@ -51,7 +55,8 @@ def test_config_refuses_what_no_kernel_is():
 def test_candidates_on_sm90_plain_gemms_only():
     names = [c.name for c in candidate_configs(problem()) if c.family == "sm90_gemm"]
     assert names[0] == "iree_cutlass_gemm_sm90_f16_128x128_pp_m128_n16_k32"
-    assert len(names) == len(sm90_gemm.CANDIDATE_SHAPES)
+    assert len(names) == len(sm90_gemm.CANDIDATE_SHAPES) + len(sm90_gemm.CLUSTER_SHAPES)
+    assert "iree_cutlass_gemm_sm90_f16_128x128_pp_c2_m128_n16_k32" in names
     assert not [c for c in candidate_configs(problem(r=3, s=3, pad_h=1, pad_w=1)) if c.family == "sm90_gemm"]
     assert not [c for c in candidate_configs(problem(), arch="sm_80") if c.family == "sm90_gemm"]
 
@@ -129,3 +134,17 @@ def test_kernel_code_drops_only_a_gemm_kernels_problem():
         "iree_cutlass_gemm_sm90_bf16_128x256_co"
     assert kernel_code("iree_cutlass_dgrad_sm90_f16_128x128x64_s6_c1_pp_e1_wp") == \
         "iree_cutlass_dgrad_sm90_f16_128x128x64_s6_c1_pp_e1_wp"
+
+
+def test_a_cluster_kernel_launches_whole_clusters():
+    """A 2x1 cluster kernel (nvcc, ~20 s cold for its generator): CUTLASS's grid has whole clusters along x, as
+    the entry point's __cluster_dims__ needs, and the source declares them."""
+    p = problem(n=8)
+    c = config(p)
+    clustered = sm90_gemm.Sm90GemmConfig(c.dtype, c.tile_m, c.tile_n, c.schedule, c.m, c.n, c.k, cluster_m=2)
+    assert clustered.name == "iree_cutlass_gemm_sm90_f16_128x128_pp_c2_m512_n16_k32"
+    grid = launch_record(clustered, p)["grid"]
+    assert grid[0] % 2 == 0 and grid[0] * grid[1] * grid[2] <= 132
+    source = sm90_gemm.generate_source(clustered)
+    assert "__cluster_dims__(2, 1, 1)" in source and "Gemm<cutlass::half_t, 128, 128, true, 2>" in source
+    assert "__cluster_dims__(1, 1, 1)" in sm90_gemm.generate_source(c)
