@@ -3,6 +3,9 @@
 // are made at build time), which it receives as its 3 push constants and checks; the filter binding is the forward
 // filter as it comes (RSCK), and a second result is the workspace of one Params slot per CTA (1 CTA: 1792 + 128).
 // RUN: iree-cutlass-opt %s --iree-cutlass-kernels=sm90_gemm 2>&1 | FileCheck %s
+// IREE compiles the dispatch into a module for sm_90 (the fatbin embedded under the kernel's name).
+// RUN: iree-cutlass-compile --iree-plugin=cutlass --iree-hal-target-device=cuda --iree-cuda-target=sm_90 --iree-cutlass-kernels=sm90_gemm %s -o %t.vmfb 2>&1 | FileCheck %s --check-prefix=COMPILE
+// RUN: iree-dump-module %t.vmfb | FileCheck %s --check-prefix=VMFB
 // sm90_gemm kernels exist only for sm_90: on sm_80 the conv stays with IREE, with the reason.
 // RUN: iree-cutlass-opt %s --iree-cutlass-kernels=sm90_gemm --iree-cuda-target=sm_80 2>&1 | FileCheck %s --check-prefix=AMPERE
 // And only for plain GEMMs: the 3x3 stride-2 dgrad of sm90_strided_3x3.mlir stays with IREE.
@@ -19,6 +22,9 @@
 // CHECK-SAME:      -> (tensor<2x8x8x16xf16>, tensor<1920xi8>)
 // CHECK:         hal.executable.object<{path = "{{.+}}/iree_cutlass_gemm_sm90_f16_128x128_pp_m128_n16_k32-sm_90a-{{[0-9a-f]+}}.fatbin"}>
 // CHECK:         workgroup_size = [384 : index, 1 : index, 1 : index], workgroup_local_memory = 214656
+
+// COMPILE: [iree-cutlass] 1 conv(s) seen, 1 dgrad(s) offloaded to CUTLASS for sm_90
+// VMFB: iree_cutlass_gemm_sm90_f16_128x1
 
 // AMPERE: remark: [iree-cutlass] left to IREE: the sm90_gemm kernels run on sm_90 only, not sm_80
 // AMPERE: linalg.conv_2d_nhwc_hwcf

@@ -168,3 +168,10 @@ def test_kernel_family_flag(dgrad_file, tmp_path):
                                    "--iree-cuda-target=sm_80", "--iree-cutlass-kernels=sm90", str(dgrad_file),
                                    "-o", str(out)), fragment="needs --iree-cuda-target=sm_90")
     assert not out.exists()
+    # So do CUTLASS's Hopper GEMM kernels, alone or with ours.
+    for families in ("sm90_gemm", "sm90,sm90_gemm"):
+        assert_one_line_error(run_tool("compile", "--iree-plugin=cutlass", "--iree-hal-target-device=cuda",
+                                       "--iree-cuda-target=sm_80", f"--iree-cutlass-kernels={families}",
+                                       str(dgrad_file), "-o", str(out)),
+                              fragment=f"--iree-cutlass-kernels={families} needs --iree-cuda-target=sm_90")
+        assert not out.exists()
