@@ -305,3 +305,15 @@ def test_epilogue_layouts_on_the_host(tmp_path):
     assert ran.returncode == 0, ran.stdout + ran.stderr
     assert ran.stdout.count("values a thread agree") == 3 and ran.stdout.count("copied out where expected") == 8
     assert ran.stdout.count("warp slices agree") == 49
+
+
+def test_the_package_ships_every_kernel_header_and_table(repo):
+    """A non-editable install reads the headers and tables from the package: pyproject's package-data must match
+    every one (the families read them at build time)."""
+    import fnmatch
+    import tomllib
+    patterns = tomllib.loads((repo / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"][
+        "iree_cutlass.plugin"]
+    plugin = repo / "plugin"
+    needed = [p.relative_to(plugin).as_posix() for p in [*plugin.glob("*.cuh"), *plugin.glob("tuning/*.json")]]
+    assert needed and all(any(fnmatch.fnmatch(name, pattern) for pattern in patterns) for name in needed), needed
