@@ -5,6 +5,6 @@
 # their numerics on 16 random plain-GEMM problems, memcheck and racecheck. ~300 s. Then, here:
 #   bash bench/plans/table_after.sh DIR iree_cutlass_gemm_     (DIR: what the call returned)
 # Build first (here): bash bench/plans/session21/build_b.sh
-# carry: out/gemm21 out/rand21
+# carry: out/gemm21 out/rand21 out/san21
 source "$(dirname "$0")/../lib.sh"
-tune_call out/gemm21 240 out/rand21 out/rand21
+tune_call out/gemm21 240 out/rand21 out/san21
