@@ -18,16 +18,11 @@ import pathlib
 import re
 import sys
 
+# An sm90_gemm kernel is built per problem: a run on any problem vouches for its code.
+from iree_cutlass.plugin.kernels import kernel_code
+
 ENTRY = re.compile(r"iree_cutlass_(?:dgrad|gemm)_[A-Za-z0-9_]+")
 LAUNCH = re.compile(r"^(iree_cutlass_(?:dgrad|gemm)_[A-Za-z0-9_]+)\s+on\s+\S+\s+unwritten=(\d+)")
-# An sm90_gemm kernel is built per problem: a run on any problem vouches for its code (kernel_code).
-_PROBLEM_SUFFIX = re.compile(r"^(iree_cutlass_gemm_[A-Za-z0-9_]+?)_m\d+_n\d+_k\d+$")
-
-
-def kernel_code(entry: str) -> str:
-    """As iree_cutlass.plugin.kernels.kernel_code (kept here so that this tool needs no plugin)."""
-    match = _PROBLEM_SUFFIX.match(entry)
-    return match.group(1) if match else entry
 
 
 def read_log(text: str) -> tuple[set[str], set[str]]:

@@ -137,13 +137,17 @@ def _sha256(path: pathlib.Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _is_valid(job: _Job) -> bool:
-    """The entry exists and its fatbin matches the sidecar's size and sha256 (so damage is rebuilt)."""
+def _entry_is_valid(output: pathlib.Path, sidecar: pathlib.Path) -> bool:
+    """A cache entry exists and its output matches the sidecar's size and sha256 (so damage is rebuilt)."""
     try:
-        meta = json.loads(job.sidecar.read_text())
-        return (job.fatbin.stat().st_size == meta["size"] and _sha256(job.fatbin) == meta["sha256"])
+        meta = json.loads(sidecar.read_text())
+        return output.stat().st_size == meta["size"] and _sha256(output) == meta["sha256"]
     except (OSError, ValueError, KeyError, TypeError):
         return False
+
+
+def _is_valid(job: _Job) -> bool:
+    return _entry_is_valid(job.fatbin, job.sidecar)
 
 
 def _built(job: _Job) -> BuiltKernel:
@@ -167,49 +171,64 @@ def _first_error_line(output: str) -> str:
     return lines[0] if lines else "no output"
 
 
-def _compile(job: _Job) -> None:
-    """Run nvcc into a temp file in the cache dir, then publish fatbin and sidecar atomically."""
-    cache_dir = job.fatbin.parent
+def _nvcc_into_cache(nvcc: pathlib.Path, flags: Iterable[str], source: str, source_name: str, what: str,
+                     output: pathlib.Path, sidecar: pathlib.Path, meta: dict, suffix: str = "",
+                     executable: bool = False) -> None:
+    """Run nvcc on `source` (as `source_name`) into a temp file in the cache dir, then publish it as `output` and
+    its sidecar (sha256, size and `meta`) atomically; `what` names it in errors."""
+    cache_dir = output.parent
     with tempfile.TemporaryDirectory(prefix="iree-cutlass-") as work:
-        source_path = pathlib.Path(work) / f"{job.config.name}.cu"
-        source_path.write_text(job.source)
-        fd, tmp_fatbin = tempfile.mkstemp(dir=cache_dir, prefix=".tmp-", suffix=".fatbin")
+        source_path = pathlib.Path(work) / source_name
+        source_path.write_text(source)
+        fd, tmp_output = tempfile.mkstemp(dir=cache_dir, prefix=".tmp-", suffix=suffix)
         os.close(fd)
         try:
-            command = [str(job.nvcc), *job.flags, str(source_path), "-o", tmp_fatbin]
+            command = [str(nvcc), *flags, str(source_path), "-o", tmp_output]
             try:
                 result = subprocess.run(command, capture_output=True, text=True, check=False)
             except OSError as error:
-                raise KernelBuildError(f"cannot run {job.nvcc}: {error.strerror}") from None
+                raise KernelBuildError(f"cannot run {nvcc}: {error.strerror}") from None
             if result.returncode != 0:
                 line = _first_error_line(result.stderr + "\n" + result.stdout)
-                raise KernelBuildError(f"nvcc failed for {job.config.name}: {line}")
-            data = pathlib.Path(tmp_fatbin).read_bytes()
+                raise KernelBuildError(f"nvcc failed for {what}: {line}")
+            data = pathlib.Path(tmp_output).read_bytes()
             if not data:
-                raise KernelBuildError(f"nvcc wrote an empty fatbin for {job.config.name}")
-            meta = {"sha256": hashlib.sha256(data).hexdigest(), "size": len(data), "entry": job.config.name,
-                    "flags": list(job.flags)}
+                raise KernelBuildError(f"nvcc wrote an empty {suffix.lstrip('.') or 'file'} for {what}")
             fd, tmp_sidecar = tempfile.mkstemp(dir=cache_dir, prefix=".tmp-", suffix=".json")
             with os.fdopen(fd, "w") as handle:
-                json.dump(meta, handle)
-            os.replace(tmp_fatbin, job.fatbin)
-            os.replace(tmp_sidecar, job.sidecar)
+                json.dump({"sha256": hashlib.sha256(data).hexdigest(), "size": len(data), **meta}, handle)
+            if executable:
+                os.chmod(tmp_output, 0o755)
+            os.replace(tmp_output, output)
+            os.replace(tmp_sidecar, sidecar)
         finally:
-            if os.path.exists(tmp_fatbin):
-                os.unlink(tmp_fatbin)
+            if os.path.exists(tmp_output):
+                os.unlink(tmp_output)
+
+
+def _compile(job: _Job) -> None:
+    _nvcc_into_cache(job.nvcc, job.flags, job.source, f"{job.config.name}.cu", job.config.name, job.fatbin,
+                     job.sidecar, {"entry": job.config.name, "flags": list(job.flags)}, suffix=".fatbin")
+
+
+def _under_lock(lock_path: pathlib.Path, valid: Callable[[], bool], build: Callable[[], None]) -> None:
+    """Build unless another process finished the same entry while we waited for its lock."""
+    try:
+        lock = open(lock_path, "a")
+    except OSError as error:
+        raise KernelBuildError(f"cannot lock {lock_path}: {error.strerror}") from None
+    with lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not valid():
+            build()
 
 
 def _build_locked(job: _Job, announce: Callable[[], None]) -> BuiltKernel:
-    """Build unless another process finished the same entry while we waited for the lock."""
-    try:
-        lock = open(job.lock, "a")
-    except OSError as error:
-        raise KernelBuildError(f"cannot lock {job.lock}: {error.strerror}") from None
-    with lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not _is_valid(job):
-            announce()
-            _compile(job)
+    def build() -> None:
+        announce()
+        _compile(job)
+
+    _under_lock(job.lock, lambda: _is_valid(job), build)
     return _built(job)
 
 
@@ -284,45 +303,15 @@ def _generator(defines: dict[str, str], header: pathlib.Path, cache_dir: pathlib
     key = hashlib.sha256(json.dumps({"source": source, "nvcc_version": version, "flags": flags,
                                      "cutlass": _cutlass_version()}, sort_keys=True).encode()).hexdigest()[:32]
     program, sidecar = cache_dir / f"generator-{key}", cache_dir / f"generator-{key}.json"
+    what = f"the generator of {header.name}"
 
-    def valid() -> bool:
-        try:
-            meta = json.loads(sidecar.read_text())
-            return program.stat().st_size == meta["size"] and _sha256(program) == meta["sha256"]
-        except (OSError, ValueError, KeyError, TypeError):
-            return False
-
-    _ensure_cache_dir(cache_dir)
-    with open(cache_dir / f"generator-{key}.lock", "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if valid():
-            return program
+    def build() -> None:
         _print_stderr(f"[iree-cutlass] building generator {header.name} "
                       f"({', '.join(f'{n}={v}' for n, v in sorted(defines.items()))})")
-        with tempfile.TemporaryDirectory(prefix="iree-cutlass-") as work:
-            source_path = pathlib.Path(work) / "generator.cu"
-            source_path.write_text(source)
-            fd, tmp_program = tempfile.mkstemp(dir=cache_dir, prefix=".tmp-generator-")
-            os.close(fd)
-            try:
-                try:
-                    result = subprocess.run([str(nvcc), *flags, str(source_path), "-o", tmp_program],
-                                            capture_output=True, text=True, check=False)
-                except OSError as error:
-                    raise KernelBuildError(f"cannot run {nvcc}: {error.strerror}") from None
-                if result.returncode != 0:
-                    line = _first_error_line(result.stderr + "\n" + result.stdout)
-                    raise KernelBuildError(f"nvcc failed for the generator of {header.name}: {line}")
-                os.chmod(tmp_program, 0o755)
-                data = pathlib.Path(tmp_program).read_bytes()
-                fd, tmp_sidecar = tempfile.mkstemp(dir=cache_dir, prefix=".tmp-", suffix=".json")
-                with os.fdopen(fd, "w") as handle:
-                    json.dump({"sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}, handle)
-                os.replace(tmp_program, program)
-                os.replace(tmp_sidecar, sidecar)
-            finally:
-                if os.path.exists(tmp_program):
-                    os.unlink(tmp_program)
+        _nvcc_into_cache(nvcc, flags, source, "generator.cu", what, program, sidecar, {}, executable=True)
+
+    _ensure_cache_dir(cache_dir)
+    _under_lock(cache_dir / f"generator-{key}.lock", lambda: _entry_is_valid(program, sidecar), build)
     return program
 
 

@@ -117,24 +117,14 @@ int main(int argc, char** argv) {
     }
     size_t const workspace_bytes = size_t(grid.x) * grid.y * grid.z * iree_cutlass_gemm::slot_bytes<GemmKernel>() +
                                    128;   // the kernel aligns it to 128 bytes
-    // WRAPPED_PROLOGUE (0: the family's own, as built; 1-3: wrapped.h's prologue variants).
-    int const prologue = getenv("WRAPPED_PROLOGUE") ? atoi(getenv("WRAPPED_PROLOGUE")) : 0;
-    using Launched = void (*)(Element const*, Element const*, Element*, unsigned char*, wrapped::DeviceBlob const*);
-    Launched const kernels[4] = {wrapped::kernel, wrapped::prologue_variant<1>, wrapped::prologue_variant<2>,
-                                 wrapped::prologue_variant<3>};
-    if (prologue < 0 || prologue > 3) {
-      fprintf(stderr, "gemm_bench: WRAPPED_PROLOGUE must be 0-3\n");
-      return 2;
-    }
-    Launched const chosen = kernels[prologue];
-    int const smem = prologue >= 2 ? int(GemmKernel::SharedStorageSize) : iree_cutlass_gemm::smem_bytes<GemmKernel>();
+    int const smem = iree_cutlass_gemm::smem_bytes<GemmKernel>();
     CHECK(cudaMalloc(&workspace, workspace_bytes));
     CHECK(cudaMalloc(&blob, sizeof(wrapped::DeviceBlob)));
     CHECK(cudaMemcpy(blob, &host_blob, sizeof(wrapped::DeviceBlob), cudaMemcpyHostToDevice));
-    CHECK(cudaFuncSetAttribute(chosen, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    CHECK(cudaFuncSetAttribute(wrapped::kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     auto launch = [&]() {
-      chosen<<<grid, GemmKernel::MaxThreadsPerBlock, smem, stream>>>(a, b, d, static_cast<unsigned char*>(workspace),
-                                                                     blob);
+      wrapped::kernel<<<grid, GemmKernel::MaxThreadsPerBlock, smem, stream>>>(
+          a, b, d, static_cast<unsigned char*>(workspace), blob);
       CHECK(cudaGetLastError());
     };
 #else

@@ -3,7 +3,8 @@
 // make_blob), then per CTA copied to a workspace slot, descriptors rebuilt with tensormap.replace, and the
 // kernel's operator() run on that copy. Here the Params travel in a buffer; in the product they are constants of
 // the kernel's source. A measurement tool, not product code. (Session 21's diagnostic modes, which took this
-// launch apart, are in the history of this file at 950b596.)
+// launch apart, are in the history of this file at 950b596; its prologue variants, measured by
+// bench/plans/session21/callC.sh, at f049ea0.)
 #pragma once
 
 #define IREE_CUTLASS_GEMM_GENERATOR
@@ -22,46 +23,6 @@ __global__ void __launch_bounds__(GemmKernel::MaxThreadsPerBlock, GemmKernel::Mi
 kernel(Element const* a, Element const* b, Element* d, unsigned char* workspace, DeviceBlob const* blob) {
   void const* const operands[3] = {a, b, d};
   iree_cutlass_gemm::run<GemmKernel>(blob->params, blob->recipes, blob->recipe_count, operands, workspace);
-}
-
-// Variants of the family's prologue (session 21, WRAPPED_PROLOGUE in gemm_bench): where the family's launch lost
-// 1.5-6 us against session 21's call H `device` mode. 1: the family's, then a __syncthreads before operator();
-// 2: as 1 with the scratch at the start of shared memory and only the kernel's own shared memory launched;
-// 3: call H's `device` sequence (copy all, __syncthreads, build, __threadfence, __syncthreads, acquire,
-// __syncthreads), scratch at the start.
-template <int kVariant>
-__global__ void __launch_bounds__(GemmKernel::MaxThreadsPerBlock, GemmKernel::MinBlocksPerMultiprocessor)
-prologue_variant(Element const* a, Element const* b, Element* d, unsigned char* workspace, DeviceBlob const* blob) {
-  extern __shared__ char smem[];
-  constexpr int kSlot = iree_cutlass_gemm::slot_bytes<GemmKernel>();
-  void const* const operands[3] = {a, b, d};
-  unsigned const cta = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
-  unsigned char* slot = reinterpret_cast<unsigned char*>(
-      (reinterpret_cast<uintptr_t>(workspace) + 127) & ~uintptr_t(127)) + size_t(cta) * kSlot;
-  for (int at = int(threadIdx.x) * 16; at < kSlot; at += int(blockDim.x) * 16) {
-    if (kVariant == 3 || !iree_cutlass_gemm::in_descriptor(at, blob->recipes, blob->recipe_count)) {
-      *reinterpret_cast<uint4*>(slot + at) = *reinterpret_cast<uint4 const*>(blob->params + at);
-    }
-  }
-  if (kVariant == 3) __syncthreads();
-  int const warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
-  uintptr_t const base = kVariant == 1 ? reinterpret_cast<uintptr_t>(smem) + GemmKernel::SharedStorageSize
-                                       : reinterpret_cast<uintptr_t>(smem);
-  unsigned char* scratch = reinterpret_cast<unsigned char*>((base + 127) / 128 * 128) + warp * 128;
-  if (warp < blob->recipe_count) {
-    iree_cutlass_gemm::Recipe const& r = blob->recipes[warp];
-    iree_cutlass_gemm::build_descriptor(r, operands[r.operand], scratch, slot + r.offset, lane);
-  }
-  if (kVariant == 3) __threadfence();
-  __syncthreads();
-  for (int i = 0; i < blob->recipe_count; ++i) {
-    asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;"
-                 :: "l"(reinterpret_cast<uint64_t>(slot + blob->recipes[i].offset)) : "memory");
-  }
-  asm volatile("cp.async.bulk.commit_group;\n\tcp.async.bulk.wait_group.read 0;" ::: "memory");
-  __syncthreads();
-  GemmKernel op;
-  op(*reinterpret_cast<typename GemmKernel::Params const*>(slot), smem);
 }
 
 // The blob of GEMM m x n x k on `sm_count` SMs and its launch grid, or the reason there is none.

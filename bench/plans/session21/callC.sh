@@ -3,7 +3,9 @@
 # launch against call H's `device` mode. The stock ping-pong 128x128 GEMM on the four 1x1 layers' GEMMs: the
 # adapter's launch, then gemm_bench -DWRAPPED=1 with WRAPPED_PROLOGUE 0 (the family's), 1 (+ a __syncthreads
 # before operator()), 2 (+ scratch at the start of shared memory, only the kernel's shared memory launched), 3 (call
-# H's `device` sequence), three interleaved rounds. ~30 s. Build first (here): bash bench/plans/session20/build_f.sh
+# H's `device` sequence), three interleaved rounds. ~30 s. The variants were removed after this call measured them
+# (all within 0.5 us): check out f049ea0's bench/cutlass_gemm to rerun it. Build first (here):
+# bash bench/plans/session20/build_f.sh
 # carry: out/wrap20
 source "$(dirname "$0")/../lib.sh"
 card
