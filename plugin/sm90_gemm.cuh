@@ -6,11 +6,12 @@
 // dispatch has no host hook. So the Params are built ahead, at kernel build time, by this header's generator
 // (IREE_CUTLASS_GEMM_GENERATOR: a host program, no GPU): with stand-in operand addresses and a recording
 // cuTensorMapEncodeTiled, it prints the Params' bytes and, for each TMA descriptor in them, its offset and what it
-// was asked to encode (a recipe). The kernel's translation unit embeds those; at launch every CTA copies the bytes
-// into its own workspace slot, rebuilds each descriptor there with tensormap.replace for this launch's buffers,
-// acquires them, and runs the stock kernel's operator() on that copy. (bench/cutlass_gemm measured the launch
-// against CUTLASS's own adapter: the same dx, 3-4 us more per launch on an H100, in the fences around the
-// descriptors; see bench/NOTES.md, session 21.)
+// was asked to encode (a recipe). The kernel's translation unit embeds those as constant data, and the stock
+// kernel's operator() reads them there, so nvcc folds their fields as it does a stock launch's kernel parameters.
+// Only the descriptors are per launch: every CTA builds them with tensormap.replace for this launch's buffers in its
+// own workspace slot, at their offsets in the Params, and acquires them; the TMA copy traits below move each
+// descriptor address CUTLASS takes from the Params to the slot. (Session 22: reading the whole Params from a
+// per-CTA copy in the workspace instead made ptxas spill and run ~28% more instructions; bench/NOTES.md.)
 #pragma once
 
 #include <cstdint>
@@ -20,6 +21,110 @@
 #include "cutlass/epilogue/collective/collective_builder.hpp"
 #include "cutlass/gemm/collective/collective_builder.hpp"
 #include "cutlass/gemm/kernel/gemm_universal.hpp"
+
+namespace iree_cutlass_gemm {
+
+// The last bytes of the launch's dynamic shared memory hold this CTA's descriptor shift: the distance from the
+// Params the kernel reads to its workspace slot (set by run<> before the kernel starts).
+constexpr int kShiftBytes = 16;
+
+// Where the descriptor CUTLASS takes at `in_params` lives for this CTA: the same offset in its slot. On the host
+// (the generator builds the Params there) the address stays.
+template <class T>
+CUTE_HOST_DEVICE T const* moved(T const* in_params) {
+#if defined(__CUDA_ARCH__)
+  extern __shared__ char iree_cutlass_gemm_smem[];
+  uint32_t dynamic_smem;
+  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dynamic_smem));
+  uintptr_t const shift = *reinterpret_cast<uintptr_t const*>(iree_cutlass_gemm_smem + dynamic_smem - kShiftBytes);
+  return reinterpret_cast<T const*>(reinterpret_cast<uintptr_t>(in_params) + shift);
+#else
+  return in_params;
+#endif
+}
+
+}  // namespace iree_cutlass_gemm
+
+// CuTe's TMA copy traits (SM90_TMA_LOAD, _MULTICAST, SM90_TMA_STORE with AuxTmaParams, cute/atom/
+// copy_traits_sm90_tma.hpp), with each descriptor address moved to this CTA's slot (iree_cutlass_gemm::moved).
+// More specialized than CuTe's own, so every TMA atom of this translation unit takes them; same members, so the
+// Params keep their layout. Everything else is CuTe's interface: get_tma_tensor, the executable traits that
+// with() returns, and (for the store) CuTe's pointer-carrying store traits.
+namespace cute {
+
+template <auto Bits, class Strides, class Basis, class Swizzle>
+struct Copy_Traits<SM90_TMA_LOAD, C<Bits>, AuxTmaParams<Strides, Basis, Swizzle>> {
+  using ThrID = Layout<_1>;
+  using SrcLayout = Layout<Shape<_1, C<Bits>>>;
+  using DstLayout = Layout<Shape<_1, C<Bits>>>;
+  using RefLayout = SrcLayout;
+  using AuxParams = AuxTmaParams<Strides, Basis, Swizzle>;
+  TmaDescriptor tma_desc_;
+  AuxParams aux_params_;
+
+  CUTE_HOST_DEVICE TmaDescriptor const* get_tma_descriptor() const { return iree_cutlass_gemm::moved(&tma_desc_); }
+  CUTE_HOST_DEVICE Copy_Traits<SM90_TMA_LOAD_OP, C<Bits>> with(
+      uint64_t& mbar, [[maybe_unused]] uint16_t const& multicast_mask = 0,
+      TMA::CacheHintSm90 const& hint = TMA::CacheHintSm90::EVICT_NORMAL) const {
+    return {get_tma_descriptor(), &mbar, static_cast<uint64_t>(hint)};
+  }
+  template <class GShape>
+  CUTE_HOST_DEVICE auto get_tma_tensor(GShape const& g_shape) const {
+    return make_coord_tensor(make_layout(g_shape, aux_params_.g_stride_));
+  }
+  template <class TS, class SLayout, class TD, class DLayout>
+  CUTE_HOST_DEVICE friend void copy_unpack(Copy_Traits const&, Tensor<TS, SLayout> const&,
+                                           Tensor<TD, DLayout>&) = delete;  // only after with()
+};
+
+template <auto Bits, class Strides, class Basis, class Swizzle>
+struct Copy_Traits<SM90_TMA_LOAD_MULTICAST, C<Bits>, AuxTmaParams<Strides, Basis, Swizzle>> {
+  using ThrID = Layout<_1>;
+  using SrcLayout = Layout<Shape<_1, C<Bits>>>;
+  using DstLayout = Layout<Shape<_1, C<Bits>>>;
+  using RefLayout = SrcLayout;
+  using AuxParams = AuxTmaParams<Strides, Basis, Swizzle>;
+  TmaDescriptor tma_desc_;
+  AuxParams aux_params_;
+
+  CUTE_HOST_DEVICE TmaDescriptor const* get_tma_descriptor() const { return iree_cutlass_gemm::moved(&tma_desc_); }
+  CUTE_HOST_DEVICE Copy_Traits<SM90_TMA_LOAD_MULTICAST_OP, C<Bits>> with(
+      uint64_t& mbar, uint16_t const& multicast_mask,
+      TMA::CacheHintSm90 const& hint = TMA::CacheHintSm90::EVICT_NORMAL) const {
+    return {get_tma_descriptor(), &mbar, multicast_mask, static_cast<uint64_t>(hint)};
+  }
+  template <class GShape>
+  CUTE_HOST_DEVICE auto get_tma_tensor(GShape const& g_shape) const {
+    return make_coord_tensor(make_layout(g_shape, aux_params_.g_stride_));
+  }
+  template <class TS, class SLayout, class TD, class DLayout>
+  CUTE_HOST_DEVICE friend void copy_unpack(Copy_Traits const&, Tensor<TS, SLayout> const&,
+                                           Tensor<TD, DLayout>&) = delete;  // only after with()
+};
+
+template <auto Bits, class Strides, class Basis, class Swizzle>
+struct Copy_Traits<SM90_TMA_STORE, C<Bits>, AuxTmaParams<Strides, Basis, Swizzle>> {
+  using ThrID = Layout<_1>;
+  using SrcLayout = Layout<Shape<_1, C<Bits>>>;
+  using DstLayout = Layout<Shape<_1, C<Bits>>>;
+  using RefLayout = SrcLayout;
+  using AuxParams = AuxTmaParams<Strides, Basis, Swizzle>;
+  TmaDescriptor tma_desc_;
+  AuxParams aux_params_;
+
+  CUTE_HOST_DEVICE TmaDescriptor const* get_tma_descriptor() const { return iree_cutlass_gemm::moved(&tma_desc_); }
+  template <class GShape>
+  CUTE_HOST_DEVICE auto get_tma_tensor(GShape const& g_shape) const {
+    return make_coord_tensor(make_layout(g_shape, aux_params_.g_stride_));
+  }
+  template <class TS, class SLayout, class TD, class DLayout>
+  CUTE_HOST_DEVICE friend void copy_unpack(Copy_Traits const& traits, Tensor<TS, SLayout> const& src,
+                                           Tensor<TD, DLayout>& dst) {
+    copy_unpack(Copy_Traits<SM90_TMA_STORE_PTR, C<Bits>>{traits.get_tma_descriptor()}, src, dst);
+  }
+};
+
+}  // namespace cute
 
 namespace iree_cutlass_gemm {
 
@@ -67,16 +172,18 @@ struct Recipe {
   uint64_t strides[2];          // bytes
 };
 
-// The bytes a CTA copies: the Params, rounded up to whole descriptors (each CTA's slot stays 128-byte aligned).
+// A CTA's workspace slot: the Params' extent (its descriptors sit at their offsets in it), rounded up to whole
+// descriptors so that each slot stays 128-byte aligned.
 template <class Kernel>
 constexpr int slot_bytes() {
   return int((sizeof(typename Kernel::Params) + kDescriptorBytes - 1) / kDescriptorBytes * kDescriptorBytes);
 }
 
-// Dynamic shared memory: the kernel's own, then 128-byte scratch per descriptor-building warp (and slack to align).
+// Dynamic shared memory: the kernel's own, then 128-byte scratch per descriptor-building warp, then the descriptor
+// shift in the last kShiftBytes.
 template <class Kernel>
 constexpr int smem_bytes() {
-  return int((Kernel::SharedStorageSize + 127) / 128 * 128) + kMaxRecipes * kDescriptorBytes + 128;
+  return int((Kernel::SharedStorageSize + 127) / 128 * 128) + kMaxRecipes * kDescriptorBytes + kShiftBytes;
 }
 
 __device__ __forceinline__ uint32_t smem_u32(void const* pointer) {
@@ -127,16 +234,9 @@ __device__ __forceinline__ void build_descriptor(Recipe const& r, void const* ad
       :: "l"(reinterpret_cast<uint64_t>(gmem)), "r"(smem_u32(scratch)) : "memory");
 }
 
-// Whether 16-byte chunk `at` of the Params lies in a descriptor (which the CTA builds instead of copying).
-__device__ __forceinline__ bool in_descriptor(int at, Recipe const* recipes, int recipe_count) {
-  for (int i = 0; i < recipe_count; ++i) {
-    if (at >= int(recipes[i].offset) && at < int(recipes[i].offset) + kDescriptorBytes) return true;
-  }
-  return false;
-}
-
-// One CTA of the launch: the Params copied to this CTA's workspace slot (128-byte aligned workspace, one slot per
-// CTA), the descriptors rebuilt there for `operands` (dy, filter, dx), then the stock kernel on that copy.
+// One CTA of the launch: the descriptors built for `operands` (dy, filter, dx) in this CTA's workspace slot
+// (128-byte aligned workspace, one slot per CTA, each descriptor at its offset in the Params), the slot's shift
+// from `params` recorded for moved(), then the stock kernel on `params` (constant data: read-only, never copied).
 template <class Kernel>
 __device__ __forceinline__ void run(unsigned char const* params, Recipe const* recipes, int recipe_count,
                                     void const* const (&operands)[3], unsigned char* workspace) {
@@ -145,11 +245,6 @@ __device__ __forceinline__ void run(unsigned char const* params, Recipe const* r
   unsigned const cta = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
   unsigned char* slot = reinterpret_cast<unsigned char*>(
       (reinterpret_cast<uintptr_t>(workspace) + 127) & ~uintptr_t(127)) + size_t(cta) * kSlot;
-  for (int at = int(threadIdx.x) * 16; at < kSlot; at += int(blockDim.x) * 16) {
-    if (!in_descriptor(at, recipes, recipe_count)) {
-      *reinterpret_cast<uint4*>(slot + at) = *reinterpret_cast<uint4 const*>(params + at);
-    }
-  }
   int const warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
   // Scratch after the kernel's own shared storage, so that nothing it does can meet a build in flight.
   unsigned char* scratch = reinterpret_cast<unsigned char*>(
@@ -158,7 +253,13 @@ __device__ __forceinline__ void run(unsigned char const* params, Recipe const* r
     Recipe const& r = recipes[warp];
     build_descriptor(r, operands[r.operand], scratch, slot + r.offset, lane);
   }
-  __syncthreads();  // the copy and the releases are done before any thread reads the slot
+  if (threadIdx.x == 0) {
+    uint32_t dynamic_smem;
+    asm volatile("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dynamic_smem));
+    *reinterpret_cast<uintptr_t*>(smem + dynamic_smem - kShiftBytes) =
+        reinterpret_cast<uintptr_t>(slot) - reinterpret_cast<uintptr_t>(params);
+  }
+  __syncthreads();  // the releases and the shift are done before any thread reads them
   for (int i = 0; i < recipe_count; ++i) {
     asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;"
                  :: "l"(reinterpret_cast<uint64_t>(slot + recipes[i].offset)) : "memory");
@@ -166,7 +267,7 @@ __device__ __forceinline__ void run(unsigned char const* params, Recipe const* r
   // ptxas can drop the acquires unless a bulk-async group follows them (as in sm90_dgrad.cuh).
   asm volatile("cp.async.bulk.commit_group;\n\tcp.async.bulk.wait_group.read 0;" ::: "memory");
   Kernel op;
-  op(*reinterpret_cast<typename Kernel::Params const*>(slot), smem);
+  op(*reinterpret_cast<typename Kernel::Params const*>(params), smem);
 }
 
 }  // namespace iree_cutlass_gemm

@@ -137,7 +137,7 @@ def launch_geometry(config: Sm90GemmConfig, problem: DgradProblem) -> GemmLaunch
 
 
 def workspace_bytes(config: Sm90GemmConfig, problem: DgradProblem) -> int:
-    """One Params slot per CTA (each CTA completes its own copy)."""
+    """One slot per CTA, for the descriptors it builds (at their offsets in the Params)."""
     out = generated(config)
     grid = out["grid"]
     return grid[0] * grid[1] * grid[2] * out["slot_bytes"] + WORKSPACE_SLACK

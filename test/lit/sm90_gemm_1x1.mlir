@@ -21,7 +21,7 @@
 // CHECK-NEXT:    hal.dispatch.extern "iree_cutlass_gemm_sm90_f16_128x128_pp_m128_n16_k32"({{(%[a-z0-9_]+, )+}}%arg0, %arg1)
 // CHECK-SAME:      -> (tensor<2x8x8x16xf16>, tensor<1920xi8>)
 // CHECK:         hal.executable.object<{path = "{{.+}}/iree_cutlass_gemm_sm90_f16_128x128_pp_m128_n16_k32-sm_90a-{{[0-9a-f]+}}.fatbin"}>
-// CHECK:         workgroup_size = [384 : index, 1 : index, 1 : index], workgroup_local_memory = 214656
+// CHECK:         workgroup_size = [384 : index, 1 : index, 1 : index], workgroup_local_memory = 214544
 
 // COMPILE: [iree-cutlass] 1 conv(s) seen, 1 dgrad(s) offloaded to CUTLASS for sm_90
 // VMFB: iree_cutlass_gemm_sm90_f16_128x1

@@ -230,3 +230,29 @@ def test_sanitizer_logs_vouch_for_a_gemm_kernel_code_on_any_problem(tmp_path):
         assert logs.main(["--logs", str(tmp_path / "m.txt"), "--unverified-in", str(tmp_path / "tune.json"),
                           "--only", "iree_cutlass_gemm_"]) == 0
     assert printed.getvalue().split() == sorted([co + layer, other + layer])
+
+
+FAMILY_VS_SHIPPED = pathlib.Path(__file__).resolve().parents[2] / "bench" / "family_vs_shipped.py"
+
+
+def tuned_problem(key, shipped_ms, family_ms, cudnn_ms=None, valid=True):
+    candidates = [{"config": {"family": "sm90"}, "valid": True, "ms": shipped_ms}]
+    candidates += [{"config": {"family": "sm90_gemm"}, "valid": valid, "ms": ms} for ms in family_ms]
+    return {"key": key, "candidates": candidates, **({"cudnn_ms": cudnn_ms} if cudnn_ms else {})}
+
+
+def test_family_vs_shipped_takes_the_best_valid_kernel_of_the_family(tmp_path, capsys):
+    spec = importlib.util.spec_from_file_location("family_vs_shipped", FAMILY_VS_SHIPPED)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    results = {"problems": [tuned_problem("a", 2.0, [1.0, 1.5], cudnn_ms=4.0),
+                            tuned_problem("b", 1.0, [2.0]),
+                            tuned_problem("c", 1.0, [0.1], valid=False)]}   # no valid family kernel: left out
+    ratios = module.layer_ratios(results, "sm90_gemm")
+    assert ratios == {"a": (0.5, 0.5, 0.25), "b": (2.0, None, None)}
+    path = tmp_path / "tune.json"
+    path.write_text(json.dumps(results))
+    assert module.main(["--family", "sm90_gemm", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "geomean best/shipped 1.000 over 2 layers; best of both/shipped 0.707" in out   # sqrt(0.5 * 2), sqrt(0.5)
+    assert module.main(["--family", "sm80", str(path)]) == 1     # no layer has an sm80 kernel beside one shipped
