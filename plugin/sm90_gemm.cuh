@@ -50,73 +50,63 @@ CUTE_HOST_DEVICE T const* moved(T const* in_params) {
 // More specialized than CuTe's own, so every TMA atom of this translation unit takes them; same members, so the
 // Params keep their layout. Everything else is CuTe's interface: get_tma_tensor, the executable traits that
 // with() returns, and (for the store) CuTe's pointer-carrying store traits.
+namespace iree_cutlass_gemm {
+
+// What the three share: CuTe's members and layouts, the moved descriptor address, the TMA coordinate tensor.
+template <auto Bits, class AuxParams_>
+struct MovedTmaTraits {
+  using ThrID = cute::Layout<cute::_1>;
+  using SrcLayout = cute::Layout<cute::Shape<cute::_1, cute::C<Bits>>>;
+  using DstLayout = SrcLayout;
+  using RefLayout = SrcLayout;
+  using AuxParams = AuxParams_;
+  cute::TmaDescriptor tma_desc_;
+  AuxParams aux_params_;
+
+  MovedTmaTraits() = default;
+  CUTE_HOST_DEVICE MovedTmaTraits(cute::TmaDescriptor const& desc, AuxParams const& aux)
+      : tma_desc_(desc), aux_params_(aux) {}
+  CUTE_HOST_DEVICE cute::TmaDescriptor const* get_tma_descriptor() const { return moved(&tma_desc_); }
+  template <class GShape>
+  CUTE_HOST_DEVICE auto get_tma_tensor(GShape const& g_shape) const {
+    return cute::make_coord_tensor(cute::make_layout(g_shape, aux_params_.g_stride_));
+  }
+  // A load copies only after with() (CuTe's rule); the store defines its own.
+  template <class TS, class SLayout, class TD, class DLayout>
+  CUTE_HOST_DEVICE friend void copy_unpack(MovedTmaTraits const&, cute::Tensor<TS, SLayout> const&,
+                                           cute::Tensor<TD, DLayout>&) = delete;
+};
+
+}  // namespace iree_cutlass_gemm
+
 namespace cute {
 
 template <auto Bits, class Strides, class Basis, class Swizzle>
-struct Copy_Traits<SM90_TMA_LOAD, C<Bits>, AuxTmaParams<Strides, Basis, Swizzle>> {
-  using ThrID = Layout<_1>;
-  using SrcLayout = Layout<Shape<_1, C<Bits>>>;
-  using DstLayout = Layout<Shape<_1, C<Bits>>>;
-  using RefLayout = SrcLayout;
-  using AuxParams = AuxTmaParams<Strides, Basis, Swizzle>;
-  TmaDescriptor tma_desc_;
-  AuxParams aux_params_;
-
-  CUTE_HOST_DEVICE TmaDescriptor const* get_tma_descriptor() const { return iree_cutlass_gemm::moved(&tma_desc_); }
+struct Copy_Traits<SM90_TMA_LOAD, C<Bits>, AuxTmaParams<Strides, Basis, Swizzle>>
+    : iree_cutlass_gemm::MovedTmaTraits<Bits, AuxTmaParams<Strides, Basis, Swizzle>> {
+  using iree_cutlass_gemm::MovedTmaTraits<Bits, AuxTmaParams<Strides, Basis, Swizzle>>::MovedTmaTraits;
   CUTE_HOST_DEVICE Copy_Traits<SM90_TMA_LOAD_OP, C<Bits>> with(
       uint64_t& mbar, [[maybe_unused]] uint16_t const& multicast_mask = 0,
       TMA::CacheHintSm90 const& hint = TMA::CacheHintSm90::EVICT_NORMAL) const {
-    return {get_tma_descriptor(), &mbar, static_cast<uint64_t>(hint)};
+    return {this->get_tma_descriptor(), &mbar, static_cast<uint64_t>(hint)};
   }
-  template <class GShape>
-  CUTE_HOST_DEVICE auto get_tma_tensor(GShape const& g_shape) const {
-    return make_coord_tensor(make_layout(g_shape, aux_params_.g_stride_));
-  }
-  template <class TS, class SLayout, class TD, class DLayout>
-  CUTE_HOST_DEVICE friend void copy_unpack(Copy_Traits const&, Tensor<TS, SLayout> const&,
-                                           Tensor<TD, DLayout>&) = delete;  // only after with()
 };
 
 template <auto Bits, class Strides, class Basis, class Swizzle>
-struct Copy_Traits<SM90_TMA_LOAD_MULTICAST, C<Bits>, AuxTmaParams<Strides, Basis, Swizzle>> {
-  using ThrID = Layout<_1>;
-  using SrcLayout = Layout<Shape<_1, C<Bits>>>;
-  using DstLayout = Layout<Shape<_1, C<Bits>>>;
-  using RefLayout = SrcLayout;
-  using AuxParams = AuxTmaParams<Strides, Basis, Swizzle>;
-  TmaDescriptor tma_desc_;
-  AuxParams aux_params_;
-
-  CUTE_HOST_DEVICE TmaDescriptor const* get_tma_descriptor() const { return iree_cutlass_gemm::moved(&tma_desc_); }
+struct Copy_Traits<SM90_TMA_LOAD_MULTICAST, C<Bits>, AuxTmaParams<Strides, Basis, Swizzle>>
+    : iree_cutlass_gemm::MovedTmaTraits<Bits, AuxTmaParams<Strides, Basis, Swizzle>> {
+  using iree_cutlass_gemm::MovedTmaTraits<Bits, AuxTmaParams<Strides, Basis, Swizzle>>::MovedTmaTraits;
   CUTE_HOST_DEVICE Copy_Traits<SM90_TMA_LOAD_MULTICAST_OP, C<Bits>> with(
       uint64_t& mbar, uint16_t const& multicast_mask,
       TMA::CacheHintSm90 const& hint = TMA::CacheHintSm90::EVICT_NORMAL) const {
-    return {get_tma_descriptor(), &mbar, multicast_mask, static_cast<uint64_t>(hint)};
+    return {this->get_tma_descriptor(), &mbar, multicast_mask, static_cast<uint64_t>(hint)};
   }
-  template <class GShape>
-  CUTE_HOST_DEVICE auto get_tma_tensor(GShape const& g_shape) const {
-    return make_coord_tensor(make_layout(g_shape, aux_params_.g_stride_));
-  }
-  template <class TS, class SLayout, class TD, class DLayout>
-  CUTE_HOST_DEVICE friend void copy_unpack(Copy_Traits const&, Tensor<TS, SLayout> const&,
-                                           Tensor<TD, DLayout>&) = delete;  // only after with()
 };
 
 template <auto Bits, class Strides, class Basis, class Swizzle>
-struct Copy_Traits<SM90_TMA_STORE, C<Bits>, AuxTmaParams<Strides, Basis, Swizzle>> {
-  using ThrID = Layout<_1>;
-  using SrcLayout = Layout<Shape<_1, C<Bits>>>;
-  using DstLayout = Layout<Shape<_1, C<Bits>>>;
-  using RefLayout = SrcLayout;
-  using AuxParams = AuxTmaParams<Strides, Basis, Swizzle>;
-  TmaDescriptor tma_desc_;
-  AuxParams aux_params_;
-
-  CUTE_HOST_DEVICE TmaDescriptor const* get_tma_descriptor() const { return iree_cutlass_gemm::moved(&tma_desc_); }
-  template <class GShape>
-  CUTE_HOST_DEVICE auto get_tma_tensor(GShape const& g_shape) const {
-    return make_coord_tensor(make_layout(g_shape, aux_params_.g_stride_));
-  }
+struct Copy_Traits<SM90_TMA_STORE, C<Bits>, AuxTmaParams<Strides, Basis, Swizzle>>
+    : iree_cutlass_gemm::MovedTmaTraits<Bits, AuxTmaParams<Strides, Basis, Swizzle>> {
+  using iree_cutlass_gemm::MovedTmaTraits<Bits, AuxTmaParams<Strides, Basis, Swizzle>>::MovedTmaTraits;
   template <class TS, class SLayout, class TD, class DLayout>
   CUTE_HOST_DEVICE friend void copy_unpack(Copy_Traits const& traits, Tensor<TS, SLayout> const& src,
                                            Tensor<TD, DLayout>& dst) {
