@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
+import pathlib
 import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from gpu_check import geomean  # noqa: E402
 
 
 def layer_ratios(results: dict, family: str) -> dict[str, tuple[float, float, float | None]]:
@@ -26,10 +29,6 @@ def layer_ratios(results: dict, family: str) -> dict[str, tuple[float, float, fl
         ratios[problem["key"]] = (min(ours) / shipped[0], shipped[0] / cudnn if cudnn else None,
                                   min(ours) / cudnn if cudnn else None)
     return ratios
-
-
-def geomean(values: list[float]) -> float:
-    return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
 def main(argv: list[str] | None = None) -> int:

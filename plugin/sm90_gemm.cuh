@@ -28,16 +28,20 @@ namespace iree_cutlass_gemm {
 // Params the kernel reads to its workspace slot (set by run<> before the kernel starts).
 constexpr int kShiftBytes = 16;
 
+// Where this CTA's descriptor shift sits: the last kShiftBytes of the launch's dynamic shared memory.
+__device__ __forceinline__ uintptr_t* shift_in_smem() {
+  extern __shared__ char iree_cutlass_gemm_smem[];
+  uint32_t dynamic_smem;
+  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dynamic_smem));
+  return reinterpret_cast<uintptr_t*>(iree_cutlass_gemm_smem + dynamic_smem - kShiftBytes);
+}
+
 // Where the descriptor CUTLASS takes at `in_params` lives for this CTA: the same offset in its slot. On the host
 // (the generator builds the Params there) the address stays.
 template <class T>
 CUTE_HOST_DEVICE T const* moved(T const* in_params) {
 #if defined(__CUDA_ARCH__)
-  extern __shared__ char iree_cutlass_gemm_smem[];
-  uint32_t dynamic_smem;
-  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dynamic_smem));
-  uintptr_t const shift = *reinterpret_cast<uintptr_t const*>(iree_cutlass_gemm_smem + dynamic_smem - kShiftBytes);
-  return reinterpret_cast<T const*>(reinterpret_cast<uintptr_t>(in_params) + shift);
+  return reinterpret_cast<T const*>(reinterpret_cast<uintptr_t>(in_params) + *shift_in_smem());
 #else
   return in_params;
 #endif
@@ -243,12 +247,7 @@ __device__ __forceinline__ void run(unsigned char const* params, Recipe const* r
     Recipe const& r = recipes[warp];
     build_descriptor(r, operands[r.operand], scratch, slot + r.offset, lane);
   }
-  if (threadIdx.x == 0) {
-    uint32_t dynamic_smem;
-    asm volatile("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dynamic_smem));
-    *reinterpret_cast<uintptr_t*>(smem + dynamic_smem - kShiftBytes) =
-        reinterpret_cast<uintptr_t>(slot) - reinterpret_cast<uintptr_t>(params);
-  }
+  if (threadIdx.x == 0) *shift_in_smem() = reinterpret_cast<uintptr_t>(slot) - reinterpret_cast<uintptr_t>(params);
   __syncthreads();  // the releases and the shift are done before any thread reads them
   for (int i = 0; i < recipe_count; ++i) {
     asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;"
