@@ -181,8 +181,9 @@ def heuristic_config(problem: DgradProblem, arch: str = "sm_90", families=ALL_FA
         # most of the layers where they beat ours (bench/NOTES.md, session 20), on plain-GEMM problems only.
         if not family_runs_on(sm90_gemm.FAMILY, arch):
             raise NoKernel(f"the sm90_gemm kernels run on sm_90 only, not {arch}")
-        if problem.dtype not in sm90_gemm.DTYPES or not sm90.is_plain_gemm(problem):
-            raise NoKernel("the sm90_gemm kernels take f16 or bf16 1x1 unit-stride unpadded problems only")
+        if problem.dtype not in sm90_gemm.DTYPES:
+            raise NoKernel(f"the sm90_gemm kernels take {' and '.join(sm90_gemm.DTYPES)}, not {problem.dtype}")
+        # (a problem that is not a plain GEMM is refused by select_kernel, with supports()'s reason)
         return sm90_gemm.Sm90GemmConfig(problem.dtype, 128, 128, "pingpong", *sm90_gemm.gemm_extents(problem))
     if "sm90" in families and family_runs_on("sm90", arch) and (problem.dtype in sm90.DTYPES or not sm80_allowed):
         config = sm90_heuristic_config(problem)  # NoKernel for other element types

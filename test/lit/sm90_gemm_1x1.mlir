@@ -29,7 +29,7 @@
 // AMPERE: remark: [iree-cutlass] left to IREE: the sm90_gemm kernels run on sm_90 only, not sm_80
 // AMPERE: linalg.conv_2d_nhwc_hwcf
 
-// STRIDED: remark: [iree-cutlass] left to IREE: the sm90_gemm kernels take f16 or bf16 1x1 unit-stride unpadded problems only
+// STRIDED: remark: [iree-cutlass] left to IREE: a CUTLASS GEMM kernel is for 1x1 unit-stride unpadded problems
 // STRIDED: linalg.conv_2d_nhwc_hwcf
 
 module @jit_dgrad {

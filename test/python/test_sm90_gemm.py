@@ -66,6 +66,8 @@ def test_selection_with_only_this_family():
     assert chosen == config(problem())
     with pytest.raises(NoKernel, match="1x1 unit-stride unpadded"):
         select_kernel(problem(r=3, s=3, pad_h=1, pad_w=1), families=("sm90_gemm",))
+    with pytest.raises(NoKernel, match="f16 and bf16, not f32"):
+        select_kernel(problem(dtype="f32"), families=("sm90_gemm",))
     with pytest.raises(NoKernel, match="sm_90 only"):
         select_kernel(problem(), arch="sm_80", families=("sm90_gemm",))
     # The heuristic never picks it when other families are allowed (only measured tables do).
