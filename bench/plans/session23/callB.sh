@@ -6,8 +6,10 @@
 # Build (here): python3 bench/prepare_gpu.py --out out/gpu_gemm --kernels sm90_gemm --no-cnn --batches 8 256 \
 #   --dtypes f16 bf16 --only s1_1x1_64_64 s4_1x1_2048_512; bash bench/plans/session23/build_a.sh
 # Afterwards (here), on an H200's results: bash bench/plans/table_after.sh DIR iree_cutlass_gemm_
-# carry: out/gpu_gemm .whl out/tune23 out/rand23 out/san23
+# The plans travel packed (the working tree's limit): tar czf out/p23.tgz -C out tune23 rand23 san23
+# carry: out/gpu_gemm .whl out/p23.tgz
 source "$(dirname "$0")/../lib.sh"
+tar xzf out/p23.tgz -C out
 T iree
 timeout 120 bash bench/gpu_check.sh --bundle out/gpu_gemm --bench --bench-dtypes f16 bf16 2>&1 | tail -14
 mv $OUT/gpu_check.json $OUT/gpu_gemm_check.json 2>/dev/null
