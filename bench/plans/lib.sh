@@ -39,3 +39,18 @@ card() {
 tune_measure() {
   timeout "$2" python3 -m iree_cutlass.tune measure --plan "$1" --graph --with-cudnn --out "$OUT/$3" 2>&1 | tail -46
 }
+
+# Here (no GPU): the sm90_gemm plans of a tuning call: CANDIDATES beside every batch-256 1x1 layer's shipped kernel
+# (TUNE), on the 16 random plain GEMMs among 200 random problems, seed 25 (RAND), and on two of them (SAN).
+#   build_gemm_plans out/tuneNN out/randNN out/sanNN CANDIDATE...
+build_gemm_plans() {
+  local tune=$1 rand=$2 san=$3
+  shift 3
+  python3 -m iree_cutlass.tune build --out "$tune" --families sm90 sm90_gemm --batches 256 --dtypes f16 bf16 \
+    --only _r1_s1_p --candidates "$@" || return
+  python3 -m iree_cutlass.tune build --out "$rand" --families sm90_gemm --random 200 --seed 25 \
+    --channel-multiple 8 --only _r1_s1_ --candidates "$@" || return
+  python3 -m iree_cutlass.tune build --out "$san" --families sm90_gemm --random 200 --seed 25 \
+    --channel-multiple 8 --only n3_h21_w11_c136_k64_r1_s1_p21_q11_pad0x0_str1x1_f16 \
+    n3_h2_w30_c160_k80_r1_s1_p2_q30_pad0x0_str1x1_bf16 --candidates "$@"
+}
