@@ -6,10 +6,7 @@
 # On an H200, afterwards (here): bash bench/plans/table_after.sh DIR iree_cutlass_gemm_
 # carry: out/tune23 out/rand23 out/san23 out/gemm21
 source "$(dirname "$0")/../lib.sh"
-card
-T tune
-tune_measure out/tune23 240 tune.json
-numerics_and_sanitizers out/rand23 out/san23
+tune_call out/tune23 240 out/rand23 out/san23
 T tune old
 tune_measure out/gemm21 100 tune_old.json
 T done

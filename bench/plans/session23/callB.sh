@@ -14,7 +14,4 @@ T iree
 timeout 120 bash bench/gpu_check.sh --bundle out/gpu_gemm --bench --bench-dtypes f16 bf16 2>&1 | tail -14
 mv $OUT/gpu_check.json $OUT/gpu_gemm_check.json 2>/dev/null
 nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 || { echo "not an H200: no tuning"; exit 0; }
-T tune
-tune_measure out/tune23 200 tune.json
-numerics_and_sanitizers out/rand23 out/san23
-T done
+tune_call out/tune23 200 out/rand23 out/san23
