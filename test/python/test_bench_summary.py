@@ -256,3 +256,39 @@ def test_family_vs_shipped_takes_the_best_valid_kernel_of_the_family(tmp_path, c
     out = capsys.readouterr().out
     assert "geomean best/shipped 1.000 over 2 layers; best of both/shipped 0.707" in out   # sqrt(0.5 * 2), sqrt(0.5)
     assert module.main(["--family", "sm80", str(path)]) == 1     # no layer has an sm80 kernel beside one shipped
+
+
+TABLE_PROJECTION = pathlib.Path(__file__).resolve().parents[2] / "bench" / "table_projection.py"
+
+
+def test_table_projection_reads_the_table_kernel_against_cudnn_of_the_same_pass(tmp_path, capsys):
+    spec = importlib.util.spec_from_file_location("table_projection", TABLE_PROJECTION)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    shipped = {"family": "sm90", "dtype": "f16", "tile_m": 128, "tile_n": 128, "stages": 4, "ctas_per_sm": 1}
+    other = {**shipped, "tile_n": 256}
+    table = {"entries": {"n256_a_f16": {"config": shipped}, "n256_b_f16": {"config": other},
+                         "n256_c_bf16": {"config": {**shipped, "dtype": "bf16"}}}}
+
+    def problem(key, cudnn_ms, *candidates):
+        return {"key": key, "cudnn_ms": cudnn_ms,
+                "candidates": [{"config": config, "entry": name, "valid": valid, "ms": ms}
+                               for config, name, valid, ms in candidates]}
+
+    results = {"card": "NVIDIA H200", "timing": "graph", "problems": [
+        problem("n256_a_f16", 2.0, (shipped, "s", True, 1.0), (other, "o", True, 0.5)),   # the table's, not the fastest
+        problem("n256_b_f16", 1.0, (shipped, "s", True, 1.0), (other, "o", True, 4.0)),
+        problem("n256_c_bf16", 1.0, ({**shipped, "dtype": "bf16"}, "s", True, 1.1))]}
+    rows, missing = module.table_ratios(table, results)
+    assert rows == [("n256_a_f16", "s", 0.5), ("n256_b_f16", "o", 4.0), ("n256_c_bf16", "s", 1.1)]
+    assert missing == []
+    (tmp_path / "table.json").write_text(json.dumps(table))
+    (tmp_path / "tune.json").write_text(json.dumps(results))
+    assert module.main(["--table", str(tmp_path / "table.json"), str(tmp_path / "tune.json")]) == 0
+    out = capsys.readouterr().out
+    assert "f16 n256: table kernel / cuDNN geomean 1.414, worst 4.000 over 2 problems" in out   # sqrt(0.5 * 4)
+    # The table's kernel invalid in this run: the problem is reported missing and the exit is 1.
+    results["problems"][1]["candidates"][1]["valid"] = False
+    (tmp_path / "tune.json").write_text(json.dumps(results))
+    assert module.main(["--table", str(tmp_path / "table.json"), str(tmp_path / "tune.json")]) == 1
+    assert "1 problems without their table kernel or cuDNN: n256_b_f16" in capsys.readouterr().err
