@@ -8,7 +8,6 @@ buffers. So a config names its problem's GEMM extents (m, n, k) too, and one ker
 """
 from __future__ import annotations
 
-import functools
 import json
 import pathlib
 import re
@@ -113,10 +112,9 @@ class GemmLaunch:
     smem_bytes: int
 
 
-@functools.lru_cache(maxsize=None)
 def generated(config: Sm90GemmConfig) -> dict:
-    """The generator's output for `config`: Params bytes, descriptor recipes, grid, block and shared memory.
-    Parsed once a process (launch geometry, workspace and source all read it); callers must not change it."""
+    """The generator's output for `config`: Params bytes, descriptor recipes, grid, block and shared memory. The
+    build room runs the generator once a process per config; each call parses a fresh copy of its output."""
     from .build import generator_output   # the build room runs nvcc and the generator (cached)
     return json.loads(generator_output(generator_defines(config), HEADER,
                                        [config.m, config.n, config.k, SM_COUNT]))
