@@ -2,10 +2,13 @@
 # GPU call A (session 24), H200 only: all nine sm90_gemm tiles beside every batch-256 1x1 layer's shipped kernel
 # and cuDNN (CUDA graphs), then each batch-256 3x3 layer's shipped kernel beside cuDNN, so that one run holds a
 # kernel-only ratio for all 22 layers in both types under the table the tuning would give; then the family's
-# numerics on the 16 random plain GEMMs, memcheck and racecheck. ~500 s.
+# numerics on the 16 random plain GEMMs. ~380 s. No sanitizers here (device time is short): these are the very
+# binaries session 23's H100 call A ran clean under memcheck and racecheck (the same plans, out/san23), and the
+# whole check runs both over whatever the table then ships.
 # Build first (here): bash bench/plans/session24/build_a.sh
-# Afterwards (here): bash bench/plans/table_after.sh DIR iree_cutlass_gemm_, then the kernel-only geomean that
-#   table gives in this one run: python3 bench/table_projection.py --table plugin/tuning/h200.json DIR/tune.json \
+# Afterwards (here): copy bench/results/h100_2026-12-06_session23_gemm_{memcheck,racecheck}.txt into DIR as
+#   memcheck.txt and racecheck.txt, bash bench/plans/table_after.sh DIR iree_cutlass_gemm_, then the kernel-only
+#   geomean that table gives in this one run: python3 bench/table_projection.py --table plugin/tuning/h200.json DIR/tune.json \
 #   DIR/shipped_3x3.json
 # Run as: nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 || exit 0; bash <this>
 # carry: out/p24.tgz
@@ -16,5 +19,6 @@ T tune
 tune_measure out/tune23 240 tune.json
 T 3x3 shipped
 tune_measure out/ship24 60 shipped_3x3.json
-numerics_and_sanitizers out/rand23 out/san23
+T random
+timeout 80 python3 -m iree_cutlass.tune measure --plan out/rand23 --check-only --out $OUT/random.json 2>&1 | tail -3
 T done
