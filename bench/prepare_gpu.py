@@ -21,6 +21,7 @@ import time
 from iree_cutlass.driver import CompileError, compile_source, parse_kernel_families
 from iree_cutlass.plugin.select import ALL_FAMILIES
 from iree_cutlass.jax_models import dgrad_module, multi_dgrad_module, small_cnn_grad_module, small_cnn_shapes
+from iree_cutlass.plugin import sm90_gemm
 from iree_cutlass.plugin.kernels import launch_record
 from iree_cutlass.workloads import ConvLayer, random_layers, resnet50_layers
 
@@ -114,8 +115,11 @@ def prepare_layer(layer: ConvLayer, out: pathlib.Path, stock: bool, amortized: b
         case["kernel"] = {**launch_record(record.config, record.problem), "fatbin": kernel_file.name,
                           "problem": dataclasses.asdict(record.problem)}
         # The same kernel on the same layer at batch <= SANITIZE_BATCH: what compute-sanitizer runs (its
-        # checks cost 100x or more, and the walk over images is the same at any batch).
-        small = dataclasses.replace(record.problem, n=min(record.problem.n, SANITIZE_BATCH))
+        # checks cost 100x or more, and the walk over images is the same at any batch). An sm90_gemm kernel is
+        # built for its problem's GEMM extents and traps on any other, so it is sanitized at its own batch.
+        per_problem = record.config.family == sm90_gemm.FAMILY
+        batch = record.problem.n if per_problem else min(record.problem.n, SANITIZE_BATCH)
+        small = dataclasses.replace(record.problem, n=batch)
         case["sanitize_kernel"] = {**launch_record(record.config, small), "fatbin": kernel_file.name,
                                    "problem": dataclasses.asdict(small)}
     if amortized:
