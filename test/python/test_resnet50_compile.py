@@ -23,8 +23,9 @@ def test_resnet50_dgrad_offloads_whole(layer):
     flow = compile_source(source, f"{layer.tag}.mlir", FLAGS, compile_to="flow", remark=lambda _: None)
     text = flow.output.decode()
     externs = re.findall(r"flow\.dispatch @extern_dispatch\w*::@\w+::@(\w+)", text)
-    # The shipped H200 table picks an sm90 (Hopper) or an sm80 kernel per problem.
-    assert len(externs) == 1 and re.match(f"iree_cutlass_dgrad_(sm90_)?{layer.dtype}_", externs[0])
+    # The shipped H200 table picks an sm90 (Hopper dgrad), an sm90_gemm (CUTLASS's Hopper GEMM, unit-stride 1x1
+    # layers) or an sm80 kernel per problem.
+    assert len(externs) == 1 and re.match(f"iree_cutlass_(dgrad_(sm90_)?|gemm_sm90_){layer.dtype}_", externs[0])
     assert "conv" not in text.replace("iree_cutlass", "")  # no conv left anywhere, in any form
     assert len(flow.report.records) == 1 and flow.report.records[0].offloaded
     problem = flow.report.records[0].problem

@@ -141,8 +141,8 @@ def test_build_names_candidates_and_the_shipped_kernels_twins(tmp_path, monkeypa
     assert {c["entry"] for c in plan["problems"][0]["candidates"]} == {
         shipped.name, "iree_cutlass_dgrad_sm90_f16_256x128x64_s4_c1_e1"}
     # --cross-dtype adds the kernel the table ships for the same layer in bf16, built for f16 (a layer where the
-    # two tables differ).
-    key7 = "n256_h7_w7_c2048_k512_r1_s1_p7_q7_pad0x0_str1x1_f16"
+    # two tables differ, both in the sm90 family).
+    key7 = "n256_h56_w56_c64_k256_r1_s1_p56_q56_pad0x0_str1x1_f16"
     assert tune.main(["build", "--out", str(tmp_path / "plan3"), "--families", "sm90", "--batches", "256",
                       "--dtypes", "f16", "--only", key7, "--cross-dtype"]) == 0
     plan = json.loads((tmp_path / "plan3" / "plan.json").read_text())
