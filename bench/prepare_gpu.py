@@ -92,6 +92,13 @@ def _stock_compile(mlir_path: pathlib.Path, vmfb_path: pathlib.Path, target: str
 VARIANTS = {"donated": (True, []), "pipelined": (True, ["--iree-execution-model=async-external"])}
 
 
+def sanitize_batch(config, problem) -> int:
+    """The batch compute-sanitizer runs a layer's kernel at: at most SANITIZE_BATCH (its checks cost 100x or more,
+    and the walk over images is the same at any batch), but an sm90_gemm kernel at its own, since it is built for
+    its problem's GEMM extents and traps on any other."""
+    return problem.n if config.family == sm90_gemm.FAMILY else min(problem.n, SANITIZE_BATCH)
+
+
 def prepare_layer(layer: ConvLayer, out: pathlib.Path, stock: bool, amortized: bool, variants=()) -> dict:
     mlir = dgrad_module(layer)
     mlir_path = out / "mlir" / f"{layer.tag}.mlir"
@@ -114,12 +121,7 @@ def prepare_layer(layer: ConvLayer, out: pathlib.Path, stock: bool, amortized: b
             shutil.copyfile(record.kernel_path, kernel_file)
         case["kernel"] = {**launch_record(record.config, record.problem), "fatbin": kernel_file.name,
                           "problem": dataclasses.asdict(record.problem)}
-        # The same kernel on the same layer at batch <= SANITIZE_BATCH: what compute-sanitizer runs (its
-        # checks cost 100x or more, and the walk over images is the same at any batch). An sm90_gemm kernel is
-        # built for its problem's GEMM extents and traps on any other, so it is sanitized at its own batch.
-        per_problem = record.config.family == sm90_gemm.FAMILY
-        batch = record.problem.n if per_problem else min(record.problem.n, SANITIZE_BATCH)
-        small = dataclasses.replace(record.problem, n=batch)
+        small = dataclasses.replace(record.problem, n=sanitize_batch(record.config, record.problem))
         case["sanitize_kernel"] = {**launch_record(record.config, small), "fatbin": kernel_file.name,
                                    "problem": dataclasses.asdict(small)}
     if amortized:

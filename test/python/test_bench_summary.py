@@ -292,3 +292,20 @@ def test_table_projection_reads_the_table_kernel_against_cudnn_of_the_same_pass(
     (tmp_path / "tune.json").write_text(json.dumps(results))
     assert module.main(["--table", str(tmp_path / "table.json"), str(tmp_path / "tune.json")]) == 1
     assert "1 problems without their table kernel or cuDNN: n256_b_f16" in capsys.readouterr().err
+
+
+PREPARE_GPU = pathlib.Path(__file__).resolve().parents[2] / "bench" / "prepare_gpu.py"
+
+
+def test_sanitizer_batch_is_small_except_for_kernels_built_for_one_problem():
+    from iree_cutlass.plugin.select import select_kernel
+    from iree_cutlass.workloads import dgrad_problem, resnet50_layers
+    spec = importlib.util.spec_from_file_location("prepare_gpu", PREPARE_GPU)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    layers = {layer.tag: dgrad_problem(layer) for layer in resnet50_layers((256,), ("bf16",))}
+    gemm = layers["s4_1x1_2048_512_n256_bf16"]        # the shipped table's sm90_gemm entry (session 24)
+    dgrad = layers["s4_1x1_512_2048_n256_bf16"]
+    assert select_kernel(gemm).family == "sm90_gemm" and select_kernel(dgrad).family == "sm90"
+    assert module.sanitize_batch(select_kernel(gemm), gemm) == 256     # it traps on any other GEMM extents
+    assert module.sanitize_batch(select_kernel(dgrad), dgrad) == module.SANITIZE_BATCH == 4
