@@ -21,8 +21,7 @@ import time
 from iree_cutlass.driver import CompileError, compile_source, parse_kernel_families
 from iree_cutlass.plugin.select import ALL_FAMILIES
 from iree_cutlass.jax_models import dgrad_module, multi_dgrad_module, small_cnn_grad_module, small_cnn_shapes
-from iree_cutlass.plugin import sm90_gemm
-from iree_cutlass.plugin.kernels import launch_record
+from iree_cutlass.plugin.kernels import launch_record, supports
 from iree_cutlass.workloads import ConvLayer, random_layers, resnet50_layers
 
 OURS_FLAGS = ["--iree-hal-target-device=cuda", "--iree-cuda-target=sm_90"]
@@ -94,9 +93,10 @@ VARIANTS = {"donated": (True, []), "pipelined": (True, ["--iree-execution-model=
 
 def sanitize_batch(config, problem) -> int:
     """The batch compute-sanitizer runs a layer's kernel at: at most SANITIZE_BATCH (its checks cost 100x or more,
-    and the walk over images is the same at any batch), but an sm90_gemm kernel at its own, since it is built for
-    its problem's GEMM extents and traps on any other."""
-    return problem.n if config.family == sm90_gemm.FAMILY else min(problem.n, SANITIZE_BATCH)
+    and the walk over images is the same at any batch), unless the kernel cannot run that batch (an sm90_gemm
+    kernel is built for its problem's GEMM extents and traps on any other): then the layer's own."""
+    small = dataclasses.replace(problem, n=min(problem.n, SANITIZE_BATCH))
+    return small.n if supports(config, small) is None else problem.n
 
 
 def prepare_layer(layer: ConvLayer, out: pathlib.Path, stock: bool, amortized: bool, variants=()) -> dict:
