@@ -23,6 +23,7 @@ from gpu_check import geomean  # noqa: E402
 def table_ratios(table: dict, results: dict) -> tuple[list[tuple[str, str, float]], list[str]]:
     """([(key, entry, table kernel ms / cuDNN ms)], [keys whose table kernel is not among the candidates])."""
     from iree_cutlass.plugin.kernels import config_from_dict
+    from iree_cutlass.tune import timed_valid
     rows, missing = [], []
     for problem in results["problems"]:
         entry = table["entries"].get(problem["key"])
@@ -30,8 +31,8 @@ def table_ratios(table: dict, results: dict) -> tuple[list[tuple[str, str, float
             missing.append(problem["key"])
             continue
         wanted = config_from_dict(entry["config"])
-        match = next((c for c in problem["candidates"] if c.get("valid") and "ms" in c and "variant" not in c
-                      and config_from_dict(c["config"]) == wanted), None)
+        match = next((c for c in problem["candidates"]
+                      if timed_valid(c) and config_from_dict(c["config"]) == wanted), None)
         if match is None:
             missing.append(problem["key"])
             continue

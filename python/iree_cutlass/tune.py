@@ -27,6 +27,11 @@ REL_L2_LIMIT = 1e-2
 ENTRY_PREFIX = "iree_cutlass_dgrad_"   # every kernel's entry point begins so
 
 
+def timed_valid(candidate: dict) -> bool:
+    """A candidate that ran validly and was timed as itself (not as a variant's run): what a table chooses from."""
+    return bool(candidate.get("valid")) and "ms" in candidate and "variant" not in candidate
+
+
 def names_any(entry: str, parts) -> bool:
     """Whether `entry` is named by any of `parts`: a whole entry point names that kernel alone (as a substring it
     would also name its suffixed relatives), anything else any entry point containing it."""
@@ -306,8 +311,8 @@ def table(args) -> int:
             return checked[code] if code in checked else is_current(c)
 
         # A check-only run (measure --check-only) has no timings to choose by.
-        valid = sorted((c for c in row["candidates"] if c.get("valid") and "ms" in c and "variant" not in c
-                        and admitted(c) and not names_any(c["entry"], args.skip)), key=lambda c: c["ms"])
+        valid = sorted((c for c in row["candidates"] if timed_valid(c) and admitted(c)
+                        and not names_any(c["entry"], args.skip)), key=lambda c: c["ms"])
         if not valid:
             continue
         same_run = next((c for c in valid if is_current(c)), None)
