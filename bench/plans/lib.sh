@@ -8,14 +8,20 @@ export PYTHONPATH=$PWD/python PYTHONUNBUFFERED=1
 # Numerics of a random-problem plan (check only), then memcheck and racecheck over a sanitizer plan, into $OUT.
 #   numerics_and_sanitizers out/randNN out/sanNN
 numerics_and_sanitizers() {
-  T random
-  timeout 80 python3 -m iree_cutlass.tune measure --plan "$1" --check-only --out $OUT/random.json 2>&1 | tail -3
+  random_numerics "$1"
   T memcheck
   timeout 60 compute-sanitizer --tool memcheck python3 bench/sanitize_kernels.py --plan "$2" > $OUT/memcheck.txt 2>&1
   tail -2 $OUT/memcheck.txt
   T racecheck
   timeout 100 compute-sanitizer --tool racecheck python3 bench/sanitize_kernels.py --plan "$2" > $OUT/racecheck.txt 2>&1
   tail -2 $OUT/racecheck.txt
+}
+
+# Numerics of a random-problem plan (check only), into $OUT/random.json.
+#   random_numerics out/randNN
+random_numerics() {
+  T random
+  timeout 80 python3 -m iree_cutlass.tune measure --plan "$1" --check-only --out $OUT/random.json 2>&1 | tail -3
 }
 
 # A tuning call: the card, then a tune plan's candidates beside each layer's shipped kernel and cuDNN (CUDA graphs)

@@ -8,8 +8,8 @@
 # Build first (here): bash bench/plans/session24/build_a.sh
 # Afterwards (here): copy bench/results/h100_2026-12-06_session23_gemm_{memcheck,racecheck}.txt into DIR as
 #   memcheck.txt and racecheck.txt, bash bench/plans/table_after.sh DIR iree_cutlass_gemm_, then the kernel-only
-#   geomean that table gives in this one run: python3 bench/table_projection.py --table plugin/tuning/h200.json DIR/tune.json \
-#   DIR/shipped_3x3.json
+#   geomean that table gives in this one run:
+#   python3 bench/table_projection.py --table plugin/tuning/h200.json DIR/tune.json DIR/shipped_3x3.json
 # Run as: nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 || exit 0; bash <this>
 # carry: out/p24.tgz
 source "$(dirname "$0")/../lib.sh"
@@ -19,6 +19,5 @@ T tune
 tune_measure out/tune23 240 tune.json
 T 3x3 shipped
 tune_measure out/ship24 60 shipped_3x3.json
-T random
-timeout 80 python3 -m iree_cutlass.tune measure --plan out/rand23 --check-only --out $OUT/random.json 2>&1 | tail -3
+random_numerics out/rand23
 T done
