@@ -142,16 +142,16 @@ def test_build_names_candidates_and_the_shipped_kernels_twins(tmp_path, monkeypa
         shipped.name, "iree_cutlass_dgrad_sm90_f16_256x128x64_s4_c1_e1"}
     # --cross-dtype adds the kernel the table ships for the same layer in bf16, built for f16 (a layer where the
     # two tables differ, both in the sm90 family).
-    key7 = "n256_h56_w56_c64_k256_r1_s1_p56_q56_pad0x0_str1x1_f16"
+    key_cross = "n256_h56_w56_c64_k256_r1_s1_p56_q56_pad0x0_str1x1_f16"
     assert tune.main(["build", "--out", str(tmp_path / "plan3"), "--families", "sm90", "--batches", "256",
-                      "--dtypes", "f16", "--only", key7, "--cross-dtype"]) == 0
+                      "--dtypes", "f16", "--only", key_cross, "--cross-dtype"]) == 0
     plan = json.loads((tmp_path / "plan3" / "plan.json").read_text())
-    problem7 = next(dgrad_problem(layer) for layer in resnet50_layers((256,), ("f16",))
-                    if dgrad_problem(layer).key() == key7)
-    sibling = select_kernel(dataclasses.replace(problem7, dtype="bf16"))
-    assert dataclasses.replace(sibling, dtype="f16") != select_kernel(problem7)
+    problem_cross = next(dgrad_problem(layer) for layer in resnet50_layers((256,), ("f16",))
+                    if dgrad_problem(layer).key() == key_cross)
+    sibling = select_kernel(dataclasses.replace(problem_cross, dtype="bf16"))
+    assert dataclasses.replace(sibling, dtype="f16") != select_kernel(problem_cross)
     assert {c["entry"] for c in plan["problems"][0]["candidates"]} == {
-        select_kernel(problem7).name, dataclasses.replace(sibling, dtype="f16").name}
+        select_kernel(problem_cross).name, dataclasses.replace(sibling, dtype="f16").name}
     # A whole entry point named is kept although --skip matches it.
     named = "iree_cutlass_dgrad_sm90_f16_256x128x64_s4_c1_e1_tr_ts"
     assert tune.main(["build", "--out", str(tmp_path / "plan2"), "--families", "sm90", "--batches", "256",
