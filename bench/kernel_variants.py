@@ -42,11 +42,11 @@ _HINT = "uint64_t const hint = static_cast<uint64_t>(TMA::CacheHintSm90::EVICT_N
 _EVICT_FIRST_DY = (
     (_HINT, _HINT + "\n    uint64_t const hint_a = walk.d.r * walk.d.s == 1 ? "
                     "static_cast<uint64_t>(TMA::CacheHintSm90::EVICT_FIRST) : hint;"),
-    ("desc_a, &smem.full[stage], hint,", "desc_a, &smem.full[stage], hint_a,", 2))   # split-K and not
+    ("desc_a, &smem.full[stage], hint,", "desc_a, &smem.full[stage], hint_a,", 3))   # split-K, halo and not
 _EVICT_LAST_FILTER = (
     (_HINT, _HINT + "\n    uint64_t const hint_b = static_cast<uint64_t>(TMA::CacheHintSm90::EVICT_LAST);"),
     ("desc_b, &smem.full[stage], hint,", "desc_b, &smem.full[stage], hint_b,", 2),
-    ("desc_b, &smem.b_full, hint,", "desc_b, &smem.b_full, hint_b,"),
+    ("desc_b, &smem.b_full, hint,", "desc_b, &smem.b_full, hint_b,", 2),   # the 1x1 and the halo slab
     ("uint16_t((1 << kCluster) - 1), hint,", "uint16_t((1 << kCluster) - 1), hint_b,"))
 _NO_EPILOGUE = (("      if (!t.live) continue;", "      if (t.live || !t.live) continue;"),)
 _NO_MMA = (("cute::gemm(tiled_mma, tCrA(_, _, kb, stage), tCrB(_, _, kb, kResident ? it : stage), accum);",
@@ -78,7 +78,7 @@ _AHEAD_WALK_HEAD = """    uint32_t slabs = 0;
     for (; index < walk.count; decoded ? void() : decode_next(), decoded = false, index = next_index,
                                 t = next_tile) {
 """
-_RELEASE = "        if (previous >= 0) release(smem, previous, lane);\n        previous = stage;\n"
+_RELEASE = "          if (previous >= 0) release(smem, previous, lane);\n        }\n        previous = stage;\n"
 _PERSISTENT = "  // The persistent walk over units: clusters take units in turn, all CTAs of a cluster the same unit.\n"
 _MMA_THREADS = "  static constexpr int kMmaThreads = kPingpong ? 128 : 256;      // threads sharing one tile\n"
 _DECODE_AHEAD = (
@@ -88,7 +88,7 @@ _DECODE_AHEAD = (
                   "    while (index < walk.count && !walk.unit_live(index, kTileN)) index += unit_stride();\n"
                   "    return index;\n  }\n\n" + _PERSISTENT),
     (_OLD_WALK_HEAD, _AHEAD_WALK_HEAD),
-    (_RELEASE, "        if (previous >= 0) release(smem, previous, lane);\n"
+    (_RELEASE, "          if (previous >= 0) release(smem, previous, lane);\n        }\n"
                "        if (kDecodeAhead && it == 1 && iterations >= kDecodeAheadIterations) decode_next();\n"
                "        previous = stage;\n"))
 # Decoding each tile once (session 17). `unit_live` decodes the tile of every CTA of the unit (its own first) and
@@ -140,6 +140,21 @@ VARIANTS = {
                    ("          stage_block(accum, block, staging + block * kTileM * kTileK, mma_thread);\n", ""),
                    ("        if (wg == block) stage_transposed_block(accum, slot_base, mma_thread % 128);\n", ""),
                    ("        stage_block(accum, block, slot_base, mma_thread);\n", "")),
+    # Each tile's dy box loaded at its first tap only (every K block), the other taps multiplying whatever the
+    # stage holds (dx differs by design): how fast a filter of several taps would run if its tiles loaded the dy
+    # pixels they share once (a halo tile, one shifted view a tap) instead of once a tap. Session 25: on the 3x3
+    # C = K = 64 layer the loads (L2 to shared memory), not the MMAs, look like the bound.
+    "dy_once": (("            cutlass::arch::ClusterTransactionBarrier::arrive_and_expect_tx(&smem.full[stage], "
+                 "kStageBytes);\n            if constexpr (kShareDy) {",
+                 "            cutlass::arch::ClusterTransactionBarrier::arrive_and_expect_tx(&smem.full[stage], "
+                 "th + tw == 0 || kShareDy ? kStageBytes\n                : kStageBytes - uint32_t(kTileM * kTileK * "
+                 "sizeof(Element)));\n            if constexpr (kShareDy) {"),
+                ("            } else {\n              SM90_TMA_LOAD_4D::copy(desc_a, &smem.full[stage], hint, "
+                 "smem.a + stage * kTileM * kTileK,\n                                     kb * kTileK, dy_col, dy_row, "
+                 "t.n0);",
+                 "            } else if (th + tw == 0) {\n              SM90_TMA_LOAD_4D::copy(desc_a, &smem.full[stage], "
+                 "hint, smem.a + stage * kTileM * kTileK,\n                                     kb * kTileK, dy_col, "
+                 "dy_row, t.n0);")),
     "decode_once": _DECODE_ONCE,
     "decode_ahead": _DECODE_AHEAD,
     "decode_ahead_all": _DECODE_AHEAD + (("kDecodeAhead = !kPingpong && kClusterCtas == 1;", "kDecodeAhead = true;"),
