@@ -91,8 +91,9 @@ def config_from_dict(fields: dict) -> KernelConfig:
 
 def kernel_code(entry: str) -> str:
     """The kernel code an entry point names, for checks on other problems to vouch for: the entry itself, but for
-    sm90_gemm kernels (built per problem) without the problem's extents."""
-    return sm90_gemm.kernel_code(entry)
+    sm90_gemm kernels (built per problem) without the problem's extents, and for sm90 halo kernels without the
+    capacities (slab blocks, stage rows) that follow the problem's filter and width."""
+    return sm90.kernel_code(sm90_gemm.kernel_code(entry))
 
 
 def launch_record(config: KernelConfig, problem: DgradProblem) -> dict:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import pathlib
+import re
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -85,6 +86,12 @@ class Sm90Config:
     flat: bool = False  # not transposed, 1x1 unit-stride unpadded problems only: the walk goes over flat pixels
                         # (one row of N*H*W, as transposed kernels always walk), so an M tile is tile_m consecutive
                         # pixels, one contiguous run of dy and of dx, as in a GEMM, instead of a spatial box
+    halo_blocks: int = 0  # halo tiles (transposed, 64 channels, unit-stride filters of several taps): a resident
+                          # slab of every tap's filter blocks (taps x K blocks, at most halo_blocks), and per K block
+                          # one dy halo (the tile's rows and the R - 1 above them) that every tap reads shifted,
+                          # instead of a dy box per tap; 0: none
+    halo_rows: int = 0    # halo tiles: the pixel rows of 128 bytes a halo stage holds (the halo, and the S - 1
+                          # rows the last tap's view reads past it)
 
     family: ClassVar[str] = FAMILY
 
@@ -146,6 +153,12 @@ class Sm90Config:
                                or not 0 < self.wg_offset < self.stages):
             raise ValueError("a warpgroup offset is for cooperative kernels with warpgroup or warp stores, and is "
                              f"under the stage count (got {self.wg_offset} with {self.stages} stages)")
+        if bool(self.halo_blocks) != bool(self.halo_rows) or self.halo_blocks < 0 or (self.halo_blocks and (
+                not self.transposed or self.tile_n != 64 or self.cluster != 1 or self.store_slots
+                or self.thread_stores or self.halo_rows % 8 or self.halo_rows < self.tile_m)):
+            raise ValueError("halo tiles are transposed 64-channel tiles without a cluster, store ring or thread "
+                             "stores, with a filter slab (halo_blocks) and a halo stage of a multiple of 8 pixel rows, "
+                             f"at least a tile's (halo_rows): got {self.halo_blocks} and {self.halo_rows}")
         if self.flat and self.transposed:
             raise ValueError("transposed kernels always walk 1x1 problems as flat pixels: no flat flag")
         if self.ctas_per_sm == 2 and self.rows_per_warpgroup * self.tile_n > 64 * 64:
@@ -187,7 +200,8 @@ class Sm90Config:
                 f"{'_wr' if self.wg_release else ''}"
                 f"{'_wp' if self.warp_stores else ''}"
                 f"{f'_o{self.wg_offset}' if self.wg_offset else ''}"
-                f"{'_fl' if self.flat else ''}")
+                f"{'_fl' if self.flat else ''}"
+                f"{f'_hl{self.halo_blocks}x{self.halo_rows}' if self.halo_blocks else ''}")
 
     @property
     def cluster_ctas(self) -> int:
@@ -224,8 +238,8 @@ def _align(value: int, alignment: int) -> int:
 
 def shared_storage_bytes(config: Sm90Config) -> int:
     """sizeof(DgradKernel::SharedStorage), field by field in declaration order (static_asserted in each kernel)."""
-    stage_elements_a = config.tile_m * TILE_K * config.stages
-    stage_elements_b = config.tile_n * TILE_K * (config.resident_k or config.stages)
+    stage_elements_a = (config.halo_rows or config.tile_m) * TILE_K * config.stages
+    stage_elements_b = config.tile_n * TILE_K * (config.resident_k or config.halo_blocks or config.stages)
     offset = 0
     if config.split_k > 1:
         offset = config.tile_m * config.tile_n * 4 + 2 * 8                 # SplitKStorage base: partial, barriers
@@ -299,18 +313,21 @@ def kernel_problem(config: Sm90Config, problem: DgradProblem) -> DgradProblem:
     return dataclasses.replace(p, n=rows, h=1, w=width, p=1, q=width)
 
 
-def choose_box(config: Sm90Config, problem: DgradProblem) -> Box:
+def choose_box(config: Sm90Config, problem: DgradProblem) -> Box | None:
     """The box (n, h, w) with n*h*w == tile_m that covers every phase in the fewest live tiles; ties go to the
-    widest rows (longer contiguous runs of dx per tile)."""
+    widest rows (longer contiguous runs of dx per tile). A halo tile's box is rows of one image, wide enough for
+    every column its taps read (W + S - 1): None if tile_m has no such box."""
     p = kernel_problem(config, problem)
     extents = _phase_extents(p)
     best, best_key = None, None
     for w in range(1, min(config.tile_m, MAX_BOX) + 1):
+        if config.halo_blocks and w < p.w + p.s - 1:
+            continue
         for h in range(1, config.tile_m // w + 1):
             if config.tile_m % (w * h):
                 continue
             n = config.tile_m // (w * h)
-            if n <= MAX_BOX:
+            if n <= MAX_BOX and not (config.halo_blocks and n != 1):
                 tiles = sum(-(-p.n // n) * -(-rows // h) * -(-cols // w) for rows, cols in extents if rows and cols)
                 key = (tiles, -w, -h)
                 if best_key is None or key < best_key:
@@ -427,6 +444,10 @@ def supports(config: Sm90Config, problem: DgradProblem) -> str | None:
             return f"a resident filter slab needs a 1x1 filter, not {p.r}x{p.s}"
         if -(-p.k // TILE_K) > config.resident_k:
             return f"K={p.k} needs {-(-p.k // TILE_K)} K blocks of {TILE_K}; the slab holds {config.resident_k}"
+    if config.halo_blocks:
+        reason = _halo_refusal(config, p)
+        if reason:
+            return reason
     if config.share_dy:
         box = choose_box(config, p)
         extent = next((e for e in (box.n, box.h, box.w) if e >= 2), 1)
@@ -438,17 +459,56 @@ def supports(config: Sm90Config, problem: DgradProblem) -> str | None:
     return None
 
 
+def halo_rows(tile_m: int, problem: DgradProblem) -> int | None:
+    """The pixel rows a halo stage needs for `problem` at tile_m (a multiple of 8), or None without a halo box."""
+    p = problem
+    probe = Sm90Config(p.dtype, tile_m, 64, 2, 1, transposed=True, halo_blocks=1, halo_rows=_align(tile_m, 8))
+    box = choose_box(probe, p)
+    if box is None:
+        return None
+    return _align((box.h + p.r - 1) * box.w + p.s - 1, 8)
+
+
+def kernel_code(entry: str) -> str:
+    """An entry point without a halo kernel's capacities (`_hlBxR` -> `_hl`): the same code on every problem."""
+    return re.sub(r"_hl\d+x\d+$", "_hl", entry)
+
+
+def halo_blocks(problem: DgradProblem) -> int:
+    """Filter blocks of 64 x 64 a halo kernel keeps resident for `problem`: every tap's K blocks."""
+    return problem.r * problem.s * -(-problem.k // TILE_K)
+
+
+def _halo_refusal(config: Sm90Config, p: DgradProblem) -> str | None:
+    """Why a halo kernel cannot compute `p`, or None (the kernel's halo_fits, and one channel block)."""
+    if (p.stride_h, p.stride_w) != (1, 1) or p.r * p.s < 2:
+        return "halo tiles are for unit-stride filters of several taps"
+    if p.c > config.tile_n:
+        return f"a halo kernel keeps one channel block's filter resident: C={p.c} is over {config.tile_n}"
+    if halo_blocks(p) > config.halo_blocks:
+        return f"the filter needs {halo_blocks(p)} blocks of {TILE_K}x{TILE_K}; the slab holds {config.halo_blocks}"
+    box = choose_box(config, p)
+    if box is None:
+        return f"no box of {config.tile_m} pixels spans a row of {p.w + p.s - 1} (W + S - 1)"
+    if box.h + p.r - 1 > MAX_BOX:
+        return f"the halo box is {box.h + p.r - 1} rows tall, over TMA's {MAX_BOX}"
+    if (box.h + p.r - 1) * box.w + p.s - 1 > config.halo_rows:
+        return f"the halo needs {(box.h + p.r - 1) * box.w + p.s - 1} pixel rows; a stage holds {config.halo_rows}"
+    return None
+
+
 _ENTRY = """
 // Generated by iree_cutlass.plugin.sm90 for config {name}.
 using Kernel = iree_cutlass_sm90::DgradKernel<{element}, {tile_m}, {tile_n}, {stages}, {ctas}, {pingpong}, {cluster},
                                              {resident_k}, {store_slots}, {split_k}, {wg_stores}, {transposed},
                                              {tile_buffers}, {share_dy}, {thread_stores}, {wg_release},
-                                             {warp_stores}, {wg_offset}>;
+                                             {warp_stores}, {wg_offset}, {halo_blocks}, {halo_rows}>;
 static_assert(sizeof(Kernel::SharedStorage) == {shared_storage}, "shared storage formula (sm90.py) out of date");
 static_assert(Kernel::kSmemBytes == {smem}, "dynamic shared memory formula (sm90.py) out of date");
 IREE_CUTLASS_SM90_DGRAD_ENTRY({name}, {element}, {tile_m}, {tile_n}, {stages}, {ctas}, {pingpong}, {cluster},
                               {resident_k}, {store_slots}, {split_k}, {wg_stores}, {transposed}, {tile_buffers},
-                              {share_dy}, {thread_stores}, {wg_release}, {warp_stores}, {wg_offset})
+                              {share_dy}, {thread_stores}, {wg_release}, {warp_stores}, {wg_offset},
+                              {halo_blocks}, {halo_rows})
 """
 
 
@@ -464,6 +524,7 @@ def generate_source(config: Sm90Config) -> str:
         tile_buffers=config.tile_buffers, share_dy=str(config.share_dy).lower(),
         thread_stores=str(config.thread_stores).lower(), wg_release=str(config.wg_release).lower(),
         warp_stores=str(config.warp_stores).lower(), wg_offset=config.wg_offset,
+        halo_blocks=config.halo_blocks, halo_rows=config.halo_rows,
         shared_storage=shared_storage_bytes(config),
         smem=smem_bytes(config))
 
@@ -497,6 +558,9 @@ SPLIT_K = (2, 4)
 # five stages) this way round.
 TRANSPOSED_SHAPES = ((128, 64), (256, 64), (384, 64), (512, 64), (128, 128), (192, 128), (256, 128))
 
+# Pixels of the halo-tile candidates (transposed, 64 channels; unit-stride filters of several taps, C <= 64).
+HALO_TILE_M = (128, 256)
+
 # Head starts of consumer warpgroup 0 over warpgroup 1, in K blocks (`wg_offset`), below each kernel's stage count.
 WG_OFFSETS = (1, 2, 3)
 
@@ -513,7 +577,8 @@ def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90
     also with thread stores where they fit, each TMA-stored ring also with warp stores, and each cluster also with
     a warpgroup release; each cooperative kernel with warpgroup or warp stores also with warpgroup 1 started
     WG_OFFSETS K blocks behind warpgroup 0; on a plain GEMM (1x1, unit stride, no padding) every kernel that is
-    not transposed also walking flat pixels.
+    not transposed also walking flat pixels; for unit-stride filters of several taps on C <= 64, halo tiles of
+    HALO_TILE_M pixels.
 
     Split-K kernels join only when asked (`split_k`): they compute correctly (every measured run was valid) but
     compute-sanitizer's racecheck reports hazards on their distributed-shared-memory handoff, which it does not
@@ -548,6 +613,17 @@ def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90
                 for cluster in (1, 2):
                     configs.append(Sm90Config(problem.dtype, tile_m, tile_n, stages, 1, cluster=cluster,
                                               transposed=True, tile_buffers=tile_buffers, store_slots=store_slots))
+    # Halo tiles, with one or two staging tiles, where the filter's every tap fits beside two halo stages.
+    if (problem.stride_h, problem.stride_w) == (1, 1) and problem.r * problem.s > 1 and problem.c <= 64:
+        for tile_m in HALO_TILE_M:
+            rows = halo_rows(tile_m, problem)
+            for tile_buffers in (1, 2) if rows else ():
+                stages = max_stages(tile_m, 64, 1, problem.dtype, transposed=True, tile_buffers=tile_buffers,
+                                    halo_blocks=halo_blocks(problem), halo_rows=rows)
+                if stages >= 2:
+                    configs.append(Sm90Config(problem.dtype, tile_m, 64, stages, 1, transposed=True,
+                                              tile_buffers=tile_buffers, halo_blocks=halo_blocks(problem),
+                                              halo_rows=rows))
     # Each kind of twin, where Sm90Config's own checks accept it: every 2-CTA cluster also along the channels
     # (sharing dy instead of the filter); every kernel also with thread stores instead of TMA stores (at most 8
     # rows a thread); every non-transposed TMA-stored ring also with warp stores (16-row boxes, no barrier between
@@ -587,11 +663,11 @@ def _twins(configs: list[Sm90Config], **fields) -> list[Sm90Config]:
 
 def max_stages(tile_m: int, tile_n: int, ctas_per_sm: int, dtype: str = "f16", schedule: str = "cooperative",
                limit: int = 8, resident_k: int = 0, store_slots: int = 0, split_k: int = 1,
-               transposed: bool = False, tile_buffers: int = 1) -> int:
+               transposed: bool = False, tile_buffers: int = 1, halo_blocks: int = 0, halo_rows: int = 0) -> int:
     best = 0
     for stages in range(2, limit + 1):
         if fits(Sm90Config(dtype, tile_m, tile_n, stages, ctas_per_sm, schedule, resident_k=resident_k,
                            store_slots=store_slots, split_k=split_k, transposed=transposed,
-                           tile_buffers=tile_buffers)):
+                           tile_buffers=tile_buffers, halo_blocks=halo_blocks, halo_rows=halo_rows)):
             best = stages
     return best

@@ -61,6 +61,17 @@
 //   With 128 channels a store ring (kStoreSlots) takes one warpgroup's 64 channels a block: one slot halves the
 //   staging, which buys a 192x128 tile a fifth stage (cuDNN's kernel for the 7x7 C = 512 layer has five).
 //
+// - Halo tiles (kHaloBlocks > 0; transposed, 64 channels, unit stride): the taps of a filter read the same dy
+//   pixels shifted, so a tile loads them once per K block instead of once per tap. Its box is one image's rows,
+//   box_w >= W + S - 1 wide (the columns past W are junk: computed, never stored, the dx store clips them), and
+//   the halo box (box_h + R - 1 rows of box_w pixels, from tap (R-1, S-1)'s corner) lands as pixel rows of 128
+//   bytes; tap (r, s)'s B operand is that buffer shifted by (R - 1 - r) * box_w + (S - 1 - s) pixel rows. wgmma
+//   reads a 128-byte-swizzled operand that starts at any 128-byte row, with base offset 0: the swizzle follows
+//   the address (bench/wgmma_shift_probe.cu, session 25, on an H100: every shift 0-15 right, both operands). The
+//   whole filter (taps x K blocks of 64 x 64) stays resident, as for 1x1 resident filters. On the 3x3 C = K = 64
+//   layer the per-tap loads made the kernel load-bound (no MMA at all: 0.99x its time; dy loaded once a tile:
+//   0.69x; H100, session 25).
+//
 // IREE's HAL cannot build TMA descriptors on the host at dispatch time, so each CTA builds its descriptors (dy,
 // the filter, and dx once per phase) on the device: zeroed, every field set with tensormap.replace, copied to
 // the CTA's own slot of the workspace binding with a release fence, and acquired before first use.
@@ -368,7 +379,7 @@ __device__ __forceinline__ float4 load_peer(float const* local, uint32_t cta) {
 template <class Element, int kTileM, int kTileN, int kStages, int kCtasPerSm, bool kPingpong, int kCluster,
           int kResidentK = 0, int kStoreSlots = 0, int kSplitK = 1, bool kWgStores = false, bool kTransposed = false,
           int kTileBuffers = 1, bool kShareDy = false, bool kThreadStores = false, bool kWgRelease = false,
-          bool kWarpStores = false, int kWgOffset = 0>
+          bool kWarpStores = false, int kWgOffset = 0, int kHaloBlocks = 0, int kHaloRows = 0>
 struct DgradKernel {
   static_assert(kCtasPerSm == 1 || kCtasPerSm == 2, "one or two CTAs per SM");
   static_assert(kCluster == 1 || kCluster == 2, "clusters of one or two CTAs, along M or (kShareDy) channels");
@@ -397,12 +408,23 @@ struct DgradKernel {
                 "kernels");
   static_assert(kWgOffset == 0 || (!kPingpong && !kTransposed && (kWgStores || kWarpStores) && kWgOffset < kStages),
                 "a warpgroup offset is for cooperative kernels with warpgroup or warp stores, under the stage count");
+  static_assert(kHaloBlocks == 0 ? kHaloRows == 0
+                                  : (kTransposed && kTileN == 64 && kCluster == 1 && kStoreSlots == 0 &&
+                                     !kThreadStores && kResidentK == 0 && kHaloRows % 8 == 0 &&
+                                     kHaloRows >= kTileM),
+                "halo tiles are transposed 64-channel tiles without a cluster, store ring, thread stores or a 1x1 "
+                "slab; a halo stage holds a multiple of 8 pixel rows, at least a tile's");
   static constexpr int kClusterCtas = kCluster * kSplitK;   // CTAs of one cluster (__cluster_dims__)
   static constexpr bool kResident = kResidentK > 0;
-  static constexpr int kBBlocks = kResident ? kResidentK : kStages;  // B buffers: K blocks or ring stages
+  static constexpr bool kHalo = kHaloBlocks > 0;
+  static constexpr bool kSlab = kResident || kHalo;   // a resident filter slab (1x1 K blocks, or every tap's)
+  // B buffers: the slab's blocks or the ring's stages.
+  static constexpr int kBBlocks = kResident ? kResidentK : kHalo ? kHaloBlocks : kStages;
+  static constexpr int kStageRows = kHalo ? kHaloRows : kTileM;   // dy pixel rows of one stage
+  static constexpr int kRowUnits = kTileK * int(sizeof(Element)) / 16;   // a pixel row in wgmma descriptor units
 
   using SmemLayoutA = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
-                                             make_shape(Int<kTileM>{}, Int<kTileK>{}, Int<kStages>{})));
+                                             make_shape(Int<kStageRows>{}, Int<kTileK>{}, Int<kStages>{})));
   using SmemLayoutB = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
                                              make_shape(Int<kTileN>{}, Int<kTileK>{}, Int<kBBlocks>{})));
   using MmaOp = decltype(SM90::GMMA::ss_op_selector<Element, Element, float,
@@ -488,6 +510,9 @@ struct DgradKernel {
             reinterpret_cast<uintptr_t>(dx)) & 15) != 0) {
         __trap();
       }
+      if constexpr (kHalo) {
+        if (!halo_fits(shape)) __trap();
+      }
 #pragma unroll
       for (int stage = 0; stage < kStages; ++stage) {
         cutlass::arch::ClusterTransactionBarrier::init(&smem.full[stage], 1);
@@ -535,6 +560,15 @@ struct DgradKernel {
     }
   }
 
+  // Whether a halo kernel walks this shape: unit stride, one image's rows a box spanning every column a tap
+  // reads, the halo box within TMA's extents and a stage, every tap's K blocks in the slab.
+  static __device__ bool halo_fits(DgradShape const& d) {
+    uint32_t const halo_h = d.box_h + d.r - 1;
+    return d.stride_h == 1 && d.stride_w == 1 && d.box_n == 1 && d.w + d.s - 1 <= d.box_w && halo_h <= 256 &&
+           halo_h * d.box_w + d.s - 1 <= uint32_t(kHaloRows) &&
+           d.r * d.s * ((d.k + kTileK - 1) / kTileK) <= uint32_t(kHaloBlocks);
+  }
+
   // Zero fill: the dx positions outside phase (0, 0), written by `threads` threads of this CTA with 16-byte
   // streaming stores (no shared memory, no TMA, no barrier: nothing else writes them). CTAs take dx rows
   // blockIdx.x, blockIdx.x + gridDim.x, ...: a row h % stride_h != 0 is zero from end to end, and in the other
@@ -570,8 +604,9 @@ struct DgradKernel {
       uint64_t strides[3] = {uint64_t(d.k) * 2, uint64_t(d.q) * d.k * 2, uint64_t(d.p) * d.q * d.k * 2};
       // A dy-sharing cluster's CTAs each load half of the dy tile.
       HalfBox const half = half_box(d);
-      uint32_t box[4] = {kTileK, kShareDy ? half.w : d.box_w, kShareDy ? half.h : d.box_h,
-                         kShareDy ? half.n : d.box_n};
+      // A halo tile loads its box with the R - 1 rows above it that its taps read.
+      uint32_t box[4] = {kTileK, kShareDy ? half.w : d.box_w,
+                         kShareDy ? half.h : kHalo ? d.box_h + d.r - 1 : d.box_h, kShareDy ? half.n : d.box_n};
       build_tensormap<4>(scratch, gmem_desc, dy, dims, strides, box, lane);
     } else if (index == 1) {
       uint32_t dims[3] = {d.k, d.c, d.r * d.s};
@@ -627,6 +662,36 @@ struct DgradKernel {
           ++slabs;
         }
       }
+      if constexpr (kHalo) {
+        // Every tap's filter blocks once per channel block (the slab, block tap * kblocks + kb), then per K block
+        // one halo box: the tile's rows and the R - 1 above them, from tap (R - 1, S - 1)'s first column.
+        if (t.c0 != slab_c0) {
+          cutlass::arch::ClusterBarrier::wait(&smem.b_empty, (slabs & 1u) ^ 1u);
+          int const taps = int(walk.d.r * walk.d.s);
+          cutlass::arch::ClusterTransactionBarrier::arrive_and_expect_tx(&smem.b_full,
+                                                                        kBBlockBytes * taps * walk.kblocks);
+          for (int tap = 0; tap < taps; ++tap) {
+            for (int kb = 0; kb < walk.kblocks; ++kb) {
+              Element* block = smem.b + (tap * walk.kblocks + kb) * kTileN * kTileK;
+              SM90_TMA_LOAD_3D::copy(desc_b, &smem.b_full, hint, block, kb * kTileK, t.c0, tap);
+            }
+          }
+          slab_c0 = t.c0;
+          ++slabs;
+        }
+        uint32_t const halo_bytes = (walk.d.box_h + walk.d.r - 1) * walk.d.box_w * kTileK * sizeof(Element);
+        for (int kb = 0; kb < walk.kblocks; ++kb) {
+          cutlass::arch::ClusterBarrier::wait(&smem.empty[stage], phase ^ 1);
+          cutlass::arch::ClusterTransactionBarrier::arrive_and_expect_tx(&smem.full[stage], halo_bytes);
+          SM90_TMA_LOAD_4D::copy(desc_a, &smem.full[stage], hint, smem.a + stage * kStageRows * kTileK,
+                                 kb * kTileK, t.j0 + t.dy_col0 - (t.taps_w - 1), t.i0 + t.dy_row0 - (t.taps_h - 1),
+                                 t.n0);
+          if (++stage == kStages) {
+            stage = 0;
+            phase ^= 1;
+          }
+        }
+      }
       if constexpr (kSplitK > 1) {
         // This CTA's slice of the tile's iterations, in the order of the loops below (taps by row, by column,
         // then K blocks); the filter streams through the ring (no cluster multicast, no resident slab).
@@ -652,7 +717,7 @@ struct DgradKernel {
         }
         continue;
       }
-      for (int th = 0; th < t.taps_h; ++th) {
+      for (int th = 0; th < (kHalo ? 0 : t.taps_h); ++th) {   // a halo tile's loads are above
         int const r = t.r_first + th * walk.d.stride_h;
         int const dy_row = t.i0 + t.dy_row0 - th;
         for (int tw = 0; tw < t.taps_w; ++tw) {
@@ -703,9 +768,13 @@ struct DgradKernel {
     Tensor sB = make_tensor(make_smem_ptr(smem.b), SmemLayoutB{});  // (N, K, stage)
     Element* staging = smem.staging[kPingpong ? wg : 0];
     // wgmma descriptors (MMA, M, K, stage): dy then the filter, or transposed the filter then dy.
+    // Halo tiles: descriptors of one tile's pixel rows (kTileM x 64) at the start of the ring, moved to each stage
+    // and tap's shifted start in the mainloop.
+    auto const sDy = cute::conditional_return(cute::bool_constant<kHalo>{},
+                                              make_tensor(make_smem_ptr(smem.a), SmemLayoutBlock{}), sA);
     auto const transposed = cute::bool_constant<kTransposed>{};
-    Tensor tCrA = thr_mma.make_fragment_A(thr_mma.partition_A(cute::conditional_return(transposed, sB, sA)));
-    Tensor tCrB = thr_mma.make_fragment_B(thr_mma.partition_B(cute::conditional_return(transposed, sA, sB)));
+    Tensor tCrA = thr_mma.make_fragment_A(thr_mma.partition_A(cute::conditional_return(transposed, sB, sDy)));
+    Tensor tCrB = thr_mma.make_fragment_B(thr_mma.partition_B(cute::conditional_return(transposed, sDy, sB)));
     Tensor accum = partition_fragment_C(tiled_mma, Shape<Int<kTransposed ? kTileN : kTileM>,
                                                          Int<kTransposed ? kTileM : kTileN>>{});
 
@@ -743,12 +812,12 @@ struct DgradKernel {
     for (int index = unit_begin(); index < walk.count; index += unit_stride()) {
       if (!walk.unit_live(index, kTileN)) continue;
       Tile const t = walk.decode(index, kTileN, rank);
-      int iterations = walk.iterations(t);
+      int iterations = kHalo ? walk.kblocks : walk.iterations(t);   // a halo stage serves every tap
       if constexpr (kSplitK > 1) {
         int const split = split_rank();
         iterations = slice_begin(iterations, split + 1) - slice_begin(iterations, split);
       }
-      if constexpr (kResident) {
+      if constexpr (kSlab) {
         // Every warpgroup sees every tile in order (ping-pong too, its partner's included), so all consumer
         // warps count slabs alike. This warpgroup's MMAs on the old slab are complete (warpgroup_wait<0>).
         if (t.c0 != slab_c0) {
@@ -769,29 +838,55 @@ struct DgradKernel {
         turn_bit ^= 1;
       }
 
-      if constexpr (kResident) cutlass::arch::ClusterTransactionBarrier::wait(&smem.b_full, (slabs - 1) & 1u);
+      if constexpr (kSlab) cutlass::arch::ClusterTransactionBarrier::wait(&smem.b_full, (slabs - 1) & 1u);
       // The tile's first wgmma overwrites the accumulator (scale-d 0) rather than adding to a zeroed one: no
       // 64-128 register clears per tile (3.2 M of the c512/k128 layer's 29.5 M instructions).
       tiled_mma.accumulate_ = GMMA::ScaleOut::Zero;
       int previous = -1;
       for (int it = 0; it < iterations; ++it) {
         cutlass::arch::ClusterTransactionBarrier::wait(&smem.full[stage], phase_bit);
-        warpgroup_fence_operand(accum);
-        warpgroup_arrive();
-        CUTE_UNROLL
-        for (int kb = 0; kb < size<2>(tCrA); ++kb) {
-          // Resident filter: 1x1, so iteration `it` is K block `it` of the slab.
-          cute::gemm(tiled_mma, tCrA(_, _, kb, stage), tCrB(_, _, kb, kResident ? it : stage), accum);
-          tiled_mma.accumulate_ = GMMA::ScaleOut::One;
+        if constexpr (kHalo) {
+          // Iteration `it` is K block `it`, one stage: each tap is a batch that multiplies its slab block with the
+          // halo shifted to the tap's start (descriptor units of 16 bytes; a pixel row is 128). Taps in a runtime
+          // loop inside one batch made ptxas serialize the wgmmas (C7520).
+          for (int th = 0; th < t.taps_h; ++th) {
+            for (int tw = 0; tw < t.taps_w; ++tw) {
+              int const shift = (t.taps_h - 1 - th) * int(walk.d.box_w) + (t.taps_w - 1 - tw);
+              Tensor tCrH = make_tensor(tCrB.data() + (stage * kStageRows + shift) * kRowUnits, tCrB.layout());
+              int const block = (th * int(walk.d.s) + tw) * walk.kblocks + it;
+              warpgroup_fence_operand(accum);
+              warpgroup_arrive();
+              CUTE_UNROLL
+              for (int kb = 0; kb < size<2>(tCrA); ++kb) {
+                cute::gemm(tiled_mma, tCrA(_, _, kb, block), tCrH(_, _, kb), accum);
+                tiled_mma.accumulate_ = GMMA::ScaleOut::One;
+              }
+              warpgroup_commit_batch();
+              // Keep one tap in flight; once the previous stage's last tap has finished, free that stage.
+              warpgroup_wait<1>();
+              warpgroup_fence_operand(accum);
+              if (previous >= 0) release(smem, previous, lane);
+              previous = -1;
+            }
+          }
+        } else {
+          warpgroup_fence_operand(accum);
+          warpgroup_arrive();
+          CUTE_UNROLL
+          for (int kb = 0; kb < size<2>(tCrA); ++kb) {
+            // Resident filter: 1x1, so iteration `it` is K block `it` of the slab.
+            cute::gemm(tiled_mma, tCrA(_, _, kb, stage), tCrB(_, _, kb, kResident ? it : stage), accum);
+            tiled_mma.accumulate_ = GMMA::ScaleOut::One;
+          }
+          warpgroup_commit_batch();
+          if constexpr (kWgOffset > 0) {
+            if (head_start > 0 && --head_start == 0) end_head_start();
+          }
+          // Keep one batch in flight; the one before it has finished reading its stage, so free that stage.
+          warpgroup_wait<1>();
+          warpgroup_fence_operand(accum);
+          if (previous >= 0) release(smem, previous, lane);
         }
-        warpgroup_commit_batch();
-        if constexpr (kWgOffset > 0) {
-          if (head_start > 0 && --head_start == 0) end_head_start();
-        }
-        // Keep one batch in flight; the one before it has finished reading its stage, so free that stage.
-        warpgroup_wait<1>();
-        warpgroup_fence_operand(accum);
-        if (previous >= 0) release(smem, previous, lane);
         previous = stage;
         if (++stage == kStages) {
           stage = 0;
@@ -1271,7 +1366,8 @@ struct DgradKernel {
 // The extern "C" entry point of one configuration, in IREE's CUDA ABI: bindings, then 32-bit push constants.
 #define IREE_CUTLASS_SM90_DGRAD_ENTRY(NAME, ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG, CLUSTER,  \
                                       RESIDENT_K, STORE_SLOTS, SPLIT_K, WG_STORES, TRANSPOSED, TILE_BUFFERS,  \
-                                      SHARE_DY, THREAD_STORES, WG_RELEASE, WARP_STORES, WG_OFFSET)            \
+                                      SHARE_DY, THREAD_STORES, WG_RELEASE, WARP_STORES, WG_OFFSET,            \
+                                      HALO_BLOCKS, HALO_ROWS)                                                 \
   extern "C" __global__ void __cluster_dims__((CLUSTER) * (SPLIT_K), 1, 1)                                    \
       __launch_bounds__(iree_cutlass_sm90::kThreads, CTAS_PER_SM) NAME(                                       \
       ELEMENT const* dy, ELEMENT const* w_rsck, ELEMENT* dx, uint8_t* workspace, uint32_t n, uint32_t h,       \
@@ -1289,6 +1385,7 @@ struct DgradKernel {
         {stride_h_value, stride_h_mul, stride_h_shift}, {stride_w_value, stride_w_mul, stride_w_shift}};      \
     iree_cutlass_sm90::DgradKernel<ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG, CLUSTER,          \
                                    RESIDENT_K, STORE_SLOTS, SPLIT_K, WG_STORES, TRANSPOSED, TILE_BUFFERS,     \
-                                   SHARE_DY, THREAD_STORES, WG_RELEASE, WARP_STORES, WG_OFFSET>::run(         \
+                                   SHARE_DY, THREAD_STORES, WG_RELEASE, WARP_STORES, WG_OFFSET, HALO_BLOCKS,  \
+                                   HALO_ROWS>::run(                                                           \
         dy, w_rsck, dx, workspace, shape);                                                                    \
   }

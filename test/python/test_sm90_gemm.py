@@ -130,12 +130,15 @@ def test_kernel_source_embeds_the_params():
     assert f"0x{first}," in source
 
 
-def test_kernel_code_drops_only_a_gemm_kernels_problem():
+def test_kernel_code_drops_only_a_gemm_kernels_problem_and_a_halo_kernels_capacities():
     from iree_cutlass.plugin.kernels import kernel_code
     assert kernel_code("iree_cutlass_gemm_sm90_bf16_128x256_co_m802816_n64_k256") == \
         "iree_cutlass_gemm_sm90_bf16_128x256_co"
     assert kernel_code("iree_cutlass_dgrad_sm90_f16_128x128x64_s6_c1_pp_e1_wp") == \
         "iree_cutlass_dgrad_sm90_f16_128x128x64_s6_c1_pp_e1_wp"
+    assert kernel_code("iree_cutlass_dgrad_sm90_f16_256x64x64_s2_c1_tr_hl9x392") == \
+        kernel_code("iree_cutlass_dgrad_sm90_f16_256x64x64_s2_c1_tr_hl8x328") == \
+        "iree_cutlass_dgrad_sm90_f16_256x64x64_s2_c1_tr_hl"
 
 
 def test_a_cluster_kernel_launches_whole_clusters():

@@ -67,36 +67,11 @@ def emulate(config: sm90.Sm90Config, prob: DgradProblem, dy: np.ndarray, w_rsck:
         c0 = (cn * config.channel_unit // config.tile_n + rank_c) * config.tile_n
         if not (i0 < rows and j0 < cols and n0 < d.n and c0 < d.c):
             continue
-        r_first, s_first = (ph + d.pad_h) % d.stride_h, (pw + d.pad_w) % d.stride_w
-        taps_h = (d.r - 1 - r_first) // d.stride_h + 1 if r_first < d.r else 0
-        taps_w = (d.s - 1 - s_first) // d.stride_w + 1 if s_first < d.s else 0
         channels = slice(c0, min(c0 + config.tile_n, d.c))
-        # The (tap row, tap column, K block) iterations, split as the kernel's slice_begin splits them over the
-        # split-K CTAs of a cluster (one CTA without split-K); each CTA's partial covers its slice.
-        kblocks = -(-d.k // sm90.TILE_K)
-        iterations = taps_h * taps_w * kblocks
-        partials = []
-        for split in range(config.split_k):
-            partial = np.zeros((box.n, box.h, box.w, config.tile_n))
-            for it in range(iterations * split // config.split_k, iterations * (split + 1) // config.split_k):
-                kb, tap_index = it % kblocks, it // kblocks
-                t_w, t_h = tap_index % taps_w, tap_index // taps_w
-                r, s = r_first + t_h * d.stride_h, s_first + t_w * d.stride_w
-                a = dy_tile(config, dy, n0, i0 + (ph + d.pad_h) // d.stride_h - t_h,
-                            j0 + (pw + d.pad_w) // d.stride_w - t_w, box)
-                b = np.zeros((config.tile_n, d.k))
-                b[:channels.stop - c0] = w_rsck[r, s, channels]
-                ks = slice(kb * sm90.TILE_K, (kb + 1) * sm90.TILE_K)
-                partial += a[..., ks] @ b[:, ks].T
-            partials.append(partial)
-        # 64-channel block b is summed and stored by the CTA of rank b % split_k, from every CTA's partial.
-        acc = np.full((box.n, box.h, box.w, config.tile_n), np.nan)
-        stored_by = np.zeros(config.split_k, dtype=int)
-        for block in range(config.tile_n // sm90.TILE_K):
-            block_channels = slice(block * sm90.TILE_K, (block + 1) * sm90.TILE_K)
-            acc[..., block_channels] = sum(partial[..., block_channels] for partial in partials)
-            stored_by[block % config.split_k] += 1
-        assert stored_by.sum() == config.tile_n // sm90.TILE_K
+        if config.halo_blocks:
+            acc = halo_tile(config, d, dy, w_rsck, n0, i0, j0, channels, box)
+        else:
+            acc = streamed_tile(config, d, dy, w_rsck, n0, i0, j0, channels, box, ph, pw)
         # The tile's rows in the kernel's order (m = (bn * box.h + bh) * box.w + bw), stored box by box.
         tile_rows = acc.reshape(box.n * box.h * box.w, config.tile_n)
         for (on, oh, ow), part, first_row in store_boxes(config, box):
@@ -111,6 +86,64 @@ def emulate(config: sm90.Sm90Config, prob: DgradProblem, dy: np.ndarray, w_rsck:
     if zero_fill:
         zero_fill_phases(dx, d, launch(config, prob).grid[0])
     return dx.reshape(prob.n, prob.h, prob.w, prob.c)
+
+
+def streamed_tile(config, d, dy, w_rsck, n0, i0, j0, channels, box, ph, pw) -> np.ndarray:
+    """A tile's accumulator (box.n, box.h, box.w, tile_n) as the kernel computes it from a dy box a tap."""
+    c0 = channels.start
+    r_first, s_first = (ph + d.pad_h) % d.stride_h, (pw + d.pad_w) % d.stride_w
+    taps_h = (d.r - 1 - r_first) // d.stride_h + 1 if r_first < d.r else 0
+    taps_w = (d.s - 1 - s_first) // d.stride_w + 1 if s_first < d.s else 0
+    # The (tap row, tap column, K block) iterations, split as the kernel's slice_begin splits them over the
+    # split-K CTAs of a cluster (one CTA without split-K); each CTA's partial covers its slice.
+    kblocks = -(-d.k // sm90.TILE_K)
+    iterations = taps_h * taps_w * kblocks
+    partials = []
+    for split in range(config.split_k):
+        partial = np.zeros((box.n, box.h, box.w, config.tile_n))
+        for it in range(iterations * split // config.split_k, iterations * (split + 1) // config.split_k):
+            kb, tap_index = it % kblocks, it // kblocks
+            t_w, t_h = tap_index % taps_w, tap_index // taps_w
+            r, s = r_first + t_h * d.stride_h, s_first + t_w * d.stride_w
+            a = dy_tile(config, dy, n0, i0 + (ph + d.pad_h) // d.stride_h - t_h,
+                        j0 + (pw + d.pad_w) // d.stride_w - t_w, box)
+            b = np.zeros((config.tile_n, d.k))
+            b[:channels.stop - c0] = w_rsck[r, s, channels]
+            ks = slice(kb * sm90.TILE_K, (kb + 1) * sm90.TILE_K)
+            partial += a[..., ks] @ b[:, ks].T
+        partials.append(partial)
+    # 64-channel block b is summed and stored by the CTA of rank b % split_k, from every CTA's partial.
+    acc = np.full((box.n, box.h, box.w, config.tile_n), np.nan)
+    stored_by = np.zeros(config.split_k, dtype=int)
+    for block in range(config.tile_n // sm90.TILE_K):
+        block_channels = slice(block * sm90.TILE_K, (block + 1) * sm90.TILE_K)
+        acc[..., block_channels] = sum(partial[..., block_channels] for partial in partials)
+        stored_by[block % config.split_k] += 1
+    assert stored_by.sum() == config.tile_n // sm90.TILE_K
+    return acc
+
+
+def halo_tile(config, d, dy, w_rsck, n0, i0, j0, channels, box) -> np.ndarray:
+    """A halo tile's accumulator as the kernel computes it: per K block one halo box (the tile's rows and the R - 1
+    above them, from tap (R - 1, S - 1)'s column) as pixel rows at the start of a stage of halo_rows rows, whose
+    rows past the halo hold NaN (whatever shared memory held: only junk columns may read them), and each tap
+    multiplying tile_m rows of the stage from its shift."""
+    assert box.n == 1 and d.stride_h == d.stride_w == 1 and box.w >= d.w + d.s - 1
+    halo_box = sm90.Box(1, box.h + d.r - 1, box.w)
+    acc = np.zeros((config.tile_m, config.tile_n))
+    for kb in range(-(-d.k // sm90.TILE_K)):
+        ks = slice(kb * sm90.TILE_K, (kb + 1) * sm90.TILE_K)
+        stage = np.full((config.halo_rows, d.k), np.nan)
+        halo = tma_box(dy, n0, i0 + d.pad_h - (d.r - 1), j0 + d.pad_w - (d.s - 1), halo_box).reshape(-1, d.k)
+        stage[:len(halo)] = halo
+        for r in range(d.r):
+            for s in range(d.s):
+                shift = (d.r - 1 - r) * box.w + (d.s - 1 - s)
+                assert shift + config.tile_m <= config.halo_rows
+                b = np.zeros((config.tile_n, d.k))
+                b[:channels.stop - channels.start] = w_rsck[r, s, channels]
+                acc += stage[shift:shift + config.tile_m, ks] @ b[:, ks].T
+    return acc.reshape(box.n, box.h, box.w, config.tile_n)
 
 
 def zero_fill_phases(dx: np.ndarray, d: DgradProblem, ctas: int) -> None:
@@ -627,13 +660,14 @@ def test_wg_release_limits_and_candidates():
     released = {c for c in candidates if c.wg_release}
     assert released == {dataclasses.replace(c, wg_release=True) for c in candidates if c.cluster == 2 and not c.wg_release}
     assert twin in released and any(not c.share_dy for c in released)
-    # The template's last arguments: share_dy, thread_stores, wg_release, warp_stores, wg_offset.
-    assert "1, true, false, true, false, 0>;" in " ".join(sm90.generate_source(twin).split())
-    assert "1, true, false, false, false, 0>;" in " ".join(sm90.generate_source(clustered).split())
+    # The template's last arguments: share_dy, thread_stores, wg_release, warp_stores, wg_offset, halo_blocks,
+    # halo_rows.
+    assert "1, true, false, true, false, 0, 0, 0>;" in " ".join(sm90.generate_source(twin).split())
+    assert "1, true, false, false, false, 0, 0, 0>;" in " ".join(sm90.generate_source(clustered).split())
     warp = dataclasses.replace(clustered, warp_stores=True)
-    assert "1, true, false, false, true, 0>;" in " ".join(sm90.generate_source(warp).split())
+    assert "1, true, false, false, true, 0, 0, 0>;" in " ".join(sm90.generate_source(warp).split())
     behind = dataclasses.replace(clustered, warp_stores=True, wg_offset=2)
-    assert "1, true, false, false, true, 2>;" in " ".join(sm90.generate_source(behind).split())
+    assert "1, true, false, false, true, 2, 0, 0>;" in " ".join(sm90.generate_source(behind).split())
 
 
 @pytest.mark.parametrize("fields", [dict(), dict(schedule="pingpong"), dict(cluster=2),
@@ -658,3 +692,74 @@ def test_flat_walk_matches_reference(fields):
                                                   if not c.flat and not c.transposed}
     assert not any(c.flat for c in sm90.candidate_configs(dataclasses.replace(plain, stride_h=2, stride_w=2, h=14,
                                                                                 w=14)))
+
+
+def _unit_stride(n, h, w, c, k, r, s, pad_h, pad_w, dtype="f16") -> DgradProblem:
+    return DgradProblem(n, h, w, c, k, r, s, h + 2 * pad_h - r + 1, w + 2 * pad_w - s + 1, pad_h, pad_w, 1, 1, dtype)
+
+
+# Halo tiles (one dy halo per K block, every tap reading it shifted): (problem, tile_m). Ragged channels and K
+# blocks, filters wider than tall and the other way, no padding and more padding than the filter reaches, images
+# narrower than a box and boxes off the bottom edge.
+HALO_CASES = [
+    (_unit_stride(2, 5, 6, 64, 64, 3, 3, 1, 1), 128),
+    (_unit_stride(1, 9, 13, 48, 40, 3, 3, 1, 1, "bf16"), 256),
+    (_unit_stride(2, 6, 7, 64, 128, 2, 3, 0, 0), 128),
+    (_unit_stride(1, 7, 5, 16, 8, 3, 2, 2, 1), 128),
+    (_unit_stride(3, 14, 14, 64, 64, 3, 3, 1, 1), 256),
+    (_unit_stride(2, 4, 30, 24, 40, 1, 3, 0, 1), 256),
+    (_unit_stride(2, 9, 3, 64, 200, 3, 1, 1, 0), 128),
+]
+
+
+@pytest.mark.parametrize("index", range(len(HALO_CASES)))
+def test_halo_walk_matches_reference(index):
+    # The halo's rows past what the TMA box loads are NaN in the emulation: a stored dx that read one fails.
+    prob, tile_m = HALO_CASES[index]
+    config = sm90.Sm90Config(prob.dtype, tile_m, 64, 2, 1, transposed=True, halo_blocks=sm90.halo_blocks(prob),
+                             halo_rows=sm90.halo_rows(tile_m, prob))
+    box = sm90.choose_box(config, prob)
+    assert box.n == 1 and box.w >= prob.w + prob.s - 1 and box.h * box.w == tile_m
+    assert_walk_matches_reference(config, prob, 700 + index)
+
+
+def test_halo_candidates_and_limits():
+    # ResNet-50's 3x3 64<-64 layer at 56x56: 256 pixels are four rows of 64 (56 and the 2 a 3x3 tap reaches,
+    # padded to a power of two), the halo six rows and the last tap's 2 more (392 with the 8-row rounding), the
+    # slab every tap's one K block; two stages fit beside it, one staging tile.
+    prob = _unit_stride(256, 56, 56, 64, 64, 3, 3, 1, 1)
+    config = sm90.Sm90Config("f16", 256, 64, 2, 1, transposed=True, halo_blocks=9, halo_rows=392)
+    assert config.name == "iree_cutlass_dgrad_sm90_f16_256x64x64_s2_c1_tr_hl9x392"
+    assert sm90.halo_rows(256, prob) == 392 and sm90.halo_blocks(prob) == 9
+    assert sm90.choose_box(config, prob) == sm90.Box(1, 4, 64)
+    assert sm90.tile_count(config, prob) == 256 * 14
+    assert sm90.shared_storage_bytes(config) == _aligned_1k(2 * 392 * 128) + 9 * 64 * 128 + 256 * 64 * 2 + 2048
+    halos = [c for c in sm90.candidate_configs(prob) if c.halo_blocks]
+    assert config in halos and all(c.tile_m in sm90.HALO_TILE_M and sm90.fits(c) for c in halos)
+    assert not sm90.fits(dataclasses.replace(config, stages=3))
+    assert not sm90.fits(dataclasses.replace(config, tile_buffers=2))
+    # Not offered where a halo cannot help or cannot hold: 1x1, strided, over one channel block.
+    for other in (_unit_stride(256, 56, 56, 64, 64, 1, 1, 0, 0), _unit_stride(256, 28, 28, 128, 64, 3, 3, 1, 1),
+                  DgradProblem(256, 56, 56, 64, 64, 3, 3, 28, 28, 1, 1, 2, 2, "f16")):
+        assert not any(c.halo_blocks for c in sm90.candidate_configs(other))
+    refusals = [(DgradProblem(256, 56, 56, 64, 64, 3, 3, 28, 28, 1, 1, 2, 2, "f16"), "unit-stride"),
+                (_unit_stride(8, 56, 56, 128, 64, 3, 3, 1, 1), "one channel block"),
+                (_unit_stride(8, 56, 56, 64, 128, 3, 3, 1, 1), "slab holds 9"),
+                (_unit_stride(8, 56, 300, 64, 64, 3, 3, 1, 1), "no box of 256 pixels"),
+                (_unit_stride(8, 56, 63, 64, 64, 3, 3, 1, 1), "a stage holds 392")]
+    for other, match in refusals:
+        assert match in sm90.supports(config, other)
+
+
+def _aligned_1k(value: int) -> int:
+    return -(-value // 1024) * 1024
+
+
+@pytest.mark.parametrize("bad", [dict(transposed=False, tile_m=128), dict(tile_n=128), dict(cluster=2),
+                                 dict(halo_rows=0), dict(halo_blocks=0), dict(halo_rows=388),
+                                 dict(halo_rows=248), dict(thread_stores=True)])
+def test_halo_config_limits(bad):
+    fields = {**dict(dtype="f16", tile_m=256, tile_n=64, stages=2, ctas_per_sm=1, transposed=True, halo_blocks=9,
+                     halo_rows=392), **bad}
+    with pytest.raises(ValueError, match="halo"):
+        sm90.Sm90Config(**fields)
