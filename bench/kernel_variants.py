@@ -48,7 +48,7 @@ _EVICT_LAST_FILTER = (
     ("desc_b, &smem.full[stage], hint,", "desc_b, &smem.full[stage], hint_b,", 2),
     ("desc_b, &smem.b_full, hint,", "desc_b, &smem.b_full, hint_b,", 2),   # the 1x1 and the halo slab
     ("uint16_t((1 << kCluster) - 1), hint,", "uint16_t((1 << kCluster) - 1), hint_b,"))
-_NO_EPILOGUE = (("      if (!t.live) continue;", "      if (t.live || !t.live) continue;"),)
+_NO_EPILOGUE = (("      if (!t.live) {\n", "      if (t.live || !t.live) {\n"),)   # (a held stage is freed)
 _NO_MMA = (("cute::gemm(tiled_mma, tCrA(_, _, kb, stage), tCrB(_, _, kb, kResident ? it : stage), accum);",
             "(void)kb;"),)
 # Decoding the next tile inside the mainloop (session 16). A decode takes ~250 dependent integer instructions

@@ -102,13 +102,14 @@ class Sm90Config:
             raise ValueError(f"schedule must be one of {SCHEDULES}, got {self.schedule!r}")
         allowed_m = (128, 256) if self.schedule == "cooperative" else (64, 128)
         if self.transposed:
-            allowed_m = TRANSPOSED_TILE_M
-            if (self.schedule != "cooperative" or self.resident_k or self.split_k > 1 or self.ctas_per_sm != 1
+            allowed_m = TRANSPOSED_TILE_M if self.schedule == "cooperative" else (128, 256)
+            if ((self.schedule != "cooperative" and not self.halo_blocks) or self.resident_k or self.split_k > 1
+                    or self.ctas_per_sm != 1
                     or self.tile_n not in (64, 128)
                     or (self.store_slots and (self.tile_n != 128 or self.tile_buffers != 1))):
-                raise ValueError("transposed tiles are cooperative, one CTA per SM, 64 or 128 channels, without a "
-                                 "resident filter or split-K; a store ring only with 128 channels and one staging "
-                                 "tile")
+                raise ValueError("transposed tiles are cooperative (ping-pong only with a halo), one CTA per SM, 64 "
+                                 "or 128 channels, without a resident filter or split-K; a store ring only with 128 "
+                                 "channels and one staging tile")
         if self.tile_buffers not in (1, 2) or (self.tile_buffers == 2 and not self.transposed):
             raise ValueError(f"tile_buffers must be 1, or 2 for transposed tiles, got {self.tile_buffers}")
         if self.tile_m not in allowed_m:
@@ -182,7 +183,7 @@ class Sm90Config:
     def accumulators_per_warpgroup(self) -> int:
         """f32 accumulator elements of one consumer warpgroup (transposed: 64 channels by its pixels)."""
         if self.transposed:
-            return 64 * (self.tile_m // 2 if self.tile_n == 64 else self.tile_m)
+            return 64 * (self.tile_m // 2 if self.tile_n == 64 and self.schedule == "cooperative" else self.tile_m)
         return self.rows_per_warpgroup * self.tile_n
 
     @property
@@ -248,6 +249,8 @@ def shared_storage_bytes(config: Sm90Config) -> int:
     buffers = 2 if config.schedule == "pingpong" else config.tile_buffers
     staging_elements = config.store_slots * config.tile_m * TILE_K if config.store_slots else \
         config.tile_m * config.tile_n
+    if config.schedule == "pingpong" and config.halo_blocks:
+        staging_elements = 8   # ping-pong halo tiles stage in the halo stage they multiplied (kStageInStage)
     offset = _align(offset, 1024) + buffers * staging_elements * 2        # staging
     offset = _align(offset, 8) + config.stages * 8                         # full
     offset = offset + config.stages * 8                                    # empty
@@ -613,15 +616,16 @@ def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90
                 for cluster in (1, 2):
                     configs.append(Sm90Config(problem.dtype, tile_m, tile_n, stages, 1, cluster=cluster,
                                               transposed=True, tile_buffers=tile_buffers, store_slots=store_slots))
-    # Halo tiles, with one or two staging tiles, where the filter's every tap fits beside two halo stages.
+    # Halo tiles, cooperative with one or two staging tiles and ping-pong, where the filter's every tap fits beside
+    # two halo stages.
     if (problem.stride_h, problem.stride_w) == (1, 1) and problem.r * problem.s > 1 and problem.c <= 64:
         for tile_m in HALO_TILE_M:
             rows = halo_rows(tile_m, problem)
-            for tile_buffers in (1, 2) if rows else ():
-                stages = max_stages(tile_m, 64, 1, problem.dtype, transposed=True, tile_buffers=tile_buffers,
-                                    halo_blocks=halo_blocks(problem), halo_rows=rows)
+            for schedule, tile_buffers in (("cooperative", 1), ("cooperative", 2), ("pingpong", 1)) if rows else ():
+                stages = max_stages(tile_m, 64, 1, problem.dtype, schedule, transposed=True,
+                                    tile_buffers=tile_buffers, halo_blocks=halo_blocks(problem), halo_rows=rows)
                 if stages >= 2:
-                    configs.append(Sm90Config(problem.dtype, tile_m, 64, stages, 1, transposed=True,
+                    configs.append(Sm90Config(problem.dtype, tile_m, 64, stages, 1, schedule, transposed=True,
                                               tile_buffers=tile_buffers, halo_blocks=halo_blocks(problem),
                                               halo_rows=rows))
     # Each kind of twin, where Sm90Config's own checks accept it: every 2-CTA cluster also along the channels

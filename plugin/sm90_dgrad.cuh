@@ -70,7 +70,10 @@
 //   the address (bench/wgmma_shift_probe.cu, session 25, on an H100: every shift 0-15 right, both operands). The
 //   whole filter (taps x K blocks of 64 x 64) stays resident, as for 1x1 resident filters. On the 3x3 C = K = 64
 //   layer the per-tap loads made the kernel load-bound (no MMA at all: 0.99x its time; dy loaded once a tile:
-//   0.69x; H100, session 25).
+//   0.69x; H100, session 25). Ping-pong halo tiles give each consumer warpgroup whole tiles in turns, so one
+//   warpgroup's epilogue runs under the other's MMAs; a warpgroup stages its tile in the halo stage it has just
+//   multiplied (the shared memory of two staging tiles does not fit beside the slab) and frees that stage once its
+//   dx store has read it.
 //
 // IREE's HAL cannot build TMA descriptors on the host at dispatch time, so each CTA builds its descriptors (dy,
 // the filter, and dx once per phase) on the device: zeroed, every field set with tensormap.replace, copied to
@@ -385,8 +388,10 @@ struct DgradKernel {
   static_assert(kCluster == 1 || kCluster == 2, "clusters of one or two CTAs, along M or (kShareDy) channels");
   static_assert(!kShareDy || (kCluster == 2 && kSplitK == 1 && kResidentK == 0),
                 "a dy-sharing cluster is two CTAs along the channels, without split-K or a resident filter");
-  static_assert(kPingpong ? (kTileM == 64 || kTileM == 128) : (kTileM == 128 || kTileM == 256 || kTransposed),
-                "cooperative tiles are 128 or 256 rows (two warpgroups), ping-pong tiles 64 or 128 (one)");
+  static_assert(kPingpong ? (kTileM == 64 || kTileM == 128 || (kTransposed && kTileM == 256))
+                           : (kTileM == 128 || kTileM == 256 || kTransposed),
+                "cooperative tiles are 128 or 256 rows (two warpgroups), ping-pong tiles 64 or 128 (one; transposed "
+                "halo tiles 256 pixels)");
   static_assert(kTileN % 64 == 0 && kTileN <= 256, "N tile is 64, 128, 192 or 256 channels");
   static_assert(sizeof(Element) == 2, "16-bit operands");
   static_assert(kResidentK == 0 || kCluster == 1, "a resident filter slab is not shared across a cluster");
@@ -396,10 +401,11 @@ struct DgradKernel {
                 "split-K is 2 or 4 CTAs, cooperative, without M clusters, resident filters or store rings");
   static_assert(!kWgStores || (!kPingpong && kTileM == 128 && kStoreSlots >= 1 && kSplitK == 1),
                 "warpgroup stores are for cooperative 128-row tiles with a store ring");
-  static_assert(!kTransposed || (!kPingpong && kResidentK == 0 && kSplitK == 1 && (kTileN == 64 || kTileN == 128) &&
+  static_assert(!kTransposed || ((!kPingpong || kHaloBlocks > 0) && kResidentK == 0 && kSplitK == 1 &&
+                                 (kTileN == 64 || kTileN == 128) &&
                                  kTileM % 64 == 0 && (kStoreSlots == 0 || (kTileN == 128 && kTileBuffers == 1))),
-                "transposed tiles are cooperative, 64 or 128 channels, no resident filter or split-K; a store ring "
-                "only with 128 channels and one staging tile");
+                "transposed tiles are cooperative (or ping-pong halo tiles), 64 or 128 channels, no resident filter "
+                "or split-K; a store ring only with 128 channels and one staging tile");
   static_assert(kTileBuffers == 1 || (kTileBuffers == 2 && kTransposed), "two staging tiles are for transposed tiles");
   static_assert(!kThreadStores || kSplitK == 1, "thread stores are not for split-K kernels");
   static_assert(!kWgRelease || kCluster == 2, "a warpgroup release is for 2-CTA clusters");
@@ -437,12 +443,12 @@ struct DgradKernel {
   // consumer warpgroups split the channels (128: 64 each, all pixels) or, with 64 channels, the pixels (half
   // each). The pixel extent is the MMA's N, free in steps of 8 (cuDNN's 1x1 kernels on Hopper are of this kind:
   // 64 x 512 for C = 64, 128 x 192 for the 7x7 C = 512 layer, whose 264 tiles fill two waves exactly).
-  static constexpr int kTransposedN = kTileN == 64 ? kTileM / 2 : kTileM;   // pixels per warpgroup
+  static constexpr int kTransposedN = kTileN == 64 && !kPingpong ? kTileM / 2 : kTileM;   // pixels per warpgroup
   using TransposedTiledMma = decltype(make_tiled_mma(
       decltype(SM90::GMMA::ss_op_selector<Element, Element, float,
                                           Shape<_64, Int<kTransposed ? kTransposedN : 64>, Int<kTileK>>,
                                           GMMA::Major::K, GMMA::Major::K>()){},
-      Layout<Shape<Int<kTileN == 128 ? 2 : 1>, Int<kTileN == 128 ? 1 : 2>, _1>>{}));
+      Layout<Shape<Int<kTileN == 128 ? 2 : 1>, Int<kTileN == 128 || kPingpong ? 1 : 2>, _1>>{}));
   using ConsumerMma = cute::conditional_t<kTransposed, TransposedTiledMma, TiledMma>;
   // The same warpgroups on one 64-channel block: the layout stage_block converts and stores a block in.
   using BlockTiledMma = decltype(make_tiled_mma(
@@ -455,13 +461,16 @@ struct DgradKernel {
   // One staging tile per tile in flight in the consumers; transposed tiles may stage into two in turns
   // (kTileBuffers), so that a tile's stores drain while the next tile is staged.
   static constexpr int kStagingBuffers = kPingpong ? 2 : kTileBuffers;
+  // Ping-pong halo tiles stage their output in the halo stage they have multiplied (no staging tiles of their own).
+  static constexpr bool kStageInStage = kPingpong && kHaloBlocks > 0;
 
   // The output tile, staged as kTileN / 64 column blocks of kTileM x 64, each in the 128-byte swizzle that
   // the dx TMA store reads (the same layout as an A stage).
   using SmemLayoutD = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
                                              make_shape(Int<kTileM>{}, Int<kTileN>{})));
   // Elements of one staging buffer: the whole tile, or a ring of kStoreSlots blocks of kTileM x 64.
-  static constexpr int kStagingElements = kStoreSlots ? kStoreSlots * kTileM * kTileK : int(cosize_v<SmemLayoutD>);
+  static constexpr int kStagingElements = kStageInStage ? 8 : kStoreSlots ? kStoreSlots * kTileM * kTileK
+                                                                           : int(cosize_v<SmemLayoutD>);
   static constexpr uint32_t kStageBytes = (kTileM + (kResident ? 0 : kTileN)) * kTileK * sizeof(Element);
   static constexpr uint32_t kBBlockBytes = kTileN * kTileK * sizeof(Element);   // one K block of the slab
   static constexpr int kSliceN = kShareDy ? kTileN : kTileN / kCluster;   // filter rows each CTA loads
@@ -895,7 +904,8 @@ struct DgradKernel {
       }
       warpgroup_wait<0>();
       warpgroup_fence_operand(accum);
-      if (previous >= 0) release(smem, previous, lane);
+      // A ping-pong halo tile keeps its last stage: it stages its output there, and frees it after the store.
+      if (previous >= 0 && !kStageInStage) release(smem, previous, lane);
       if (iterations == 0) {
         // A tile no filter tap reaches (an empty phase of a strided layer) is zeros. The empty asm keeps
         // this a branch: if-converted, it became 128 selects on every tile, and as an else arm around the
@@ -909,7 +919,10 @@ struct DgradKernel {
       }
 
       // A cluster peer's tile can outlive this CTA's one at the edge: then this CTA only helped load.
-      if (!t.live) continue;
+      if (!t.live) {
+        if constexpr (kStageInStage) release(smem, previous, lane);
+        continue;
+      }
       if constexpr (kStoreSlots > 0) {
         store_blocks(accum, mma_thread, staging, store_slot, storer, wg,
                      slot + (2 + t.ph * walk.d.stride_w + t.pw) * kDescBytes, t, walk.d, rows, slices, dx);
@@ -925,6 +938,8 @@ struct DgradKernel {
       if constexpr (kTileBuffers == 2) {
         staging = smem.staging[staged++ & 1];
         if (storer) tma_store_wait<1>();
+      } else if constexpr (kStageInStage) {
+        staging = smem.a + previous * kStageRows * kTileK;   // its own last stage: no earlier store reads it
       } else {
         if (storer) tma_store_wait<0>();
       }
@@ -955,6 +970,12 @@ struct DgradKernel {
                                   t.c0 + block * kTileK, t.j0, t.i0, t.n0);
         }
         tma_store_arrive();
+      }
+      if constexpr (kStageInStage) {
+        // The stage takes the producer's next halo once the store has read it.
+        if (storer) tma_store_wait<0>();
+        tile_sync(wg);
+        release(smem, previous, lane);
       }
     }
     // A walk shorter than the head start (warpgroup 0 did all of it) lets warpgroup 1 go at the end.

@@ -712,12 +712,14 @@ HALO_CASES = [
 ]
 
 
+@pytest.mark.parametrize("schedule", ["cooperative", "pingpong"])
 @pytest.mark.parametrize("index", range(len(HALO_CASES)))
-def test_halo_walk_matches_reference(index):
+def test_halo_walk_matches_reference(index, schedule):
     # The halo's rows past what the TMA box loads are NaN in the emulation: a stored dx that read one fails.
+    # Ping-pong tiles walk and store the same boxes (each warpgroup a whole tile, in turns).
     prob, tile_m = HALO_CASES[index]
-    config = sm90.Sm90Config(prob.dtype, tile_m, 64, 2, 1, transposed=True, halo_blocks=sm90.halo_blocks(prob),
-                             halo_rows=sm90.halo_rows(tile_m, prob))
+    config = sm90.Sm90Config(prob.dtype, tile_m, 64, 2, 1, schedule, transposed=True,
+                             halo_blocks=sm90.halo_blocks(prob), halo_rows=sm90.halo_rows(tile_m, prob))
     box = sm90.choose_box(config, prob)
     assert box.n == 1 and box.w >= prob.w + prob.s - 1 and box.h * box.w == tile_m
     assert_walk_matches_reference(config, prob, 700 + index)
@@ -736,6 +738,14 @@ def test_halo_candidates_and_limits():
     assert sm90.shared_storage_bytes(config) == _aligned_1k(2 * 392 * 128) + 9 * 64 * 128 + 256 * 64 * 2 + 2048
     halos = [c for c in sm90.candidate_configs(prob) if c.halo_blocks]
     assert config in halos and all(c.tile_m in sm90.HALO_TILE_M and sm90.fits(c) for c in halos)
+    # Ping-pong: each warpgroup a whole 256-pixel tile, staged in its own halo stage (no staging tiles), so a third
+    # stage fits beside the slab.
+    pingpong = dataclasses.replace(config, schedule="pingpong", stages=3)
+    assert pingpong.name == "iree_cutlass_dgrad_sm90_f16_256x64x64_s3_c1_pp_tr_hl9x392" and pingpong in halos
+    assert pingpong.accumulators_per_warpgroup == 64 * 256
+    # (the two 8-element staging stand-ins, the barriers and the descriptor scratch round up to 2 KiB)
+    assert sm90.shared_storage_bytes(pingpong) == 3 * 392 * 128 + 9 * 64 * 128 + 2048
+    assert not sm90.fits(dataclasses.replace(pingpong, stages=4))
     assert not sm90.fits(dataclasses.replace(config, stages=3))
     assert not sm90.fits(dataclasses.replace(config, tile_buffers=2))
     # Not offered where a halo cannot help or cannot hold: 1x1, strided, over one channel block.
@@ -757,7 +767,8 @@ def _aligned_1k(value: int) -> int:
 
 @pytest.mark.parametrize("bad", [dict(transposed=False, tile_m=128), dict(tile_n=128), dict(cluster=2),
                                  dict(halo_rows=0), dict(halo_blocks=0), dict(halo_rows=388),
-                                 dict(halo_rows=248), dict(thread_stores=True)])
+                                 dict(halo_rows=248), dict(thread_stores=True),
+                                 dict(schedule="pingpong", halo_blocks=0, halo_rows=0)])
 def test_halo_config_limits(bad):
     fields = {**dict(dtype="f16", tile_m=256, tile_n=64, stages=2, ctas_per_sm=1, transposed=True, halo_blocks=9,
                      halo_rows=392), **bad}
