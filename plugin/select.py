@@ -172,22 +172,24 @@ def sm90_heuristic_config(problem: DgradProblem) -> sm90.Sm90Config:
 
 
 def _halo_heuristic(problem: DgradProblem) -> sm90.Sm90Config | None:
-    """The 256-pixel halo tile (sm90 `halo_blocks`) for a unit-stride filter of several taps on C <= 64, where two
-    halo stages fit beside the filter and its box computes at most an eighth of junk columns (W >= 7/8 of the box
-    width), else None. On ResNet-50's 3x3 64<-64 layer it ran 0.87x the best streaming kernel on the H200 and 0.75x
-    on an H100, at batch 8 and 256 alike (bench/NOTES.md, session 25): the streaming kernels load a dy box per tap
-    and are load-bound there."""
+    """The 256-pixel ping-pong halo tile (sm90 `halo_blocks`) for a unit-stride filter of several taps on C <= 64,
+    where two halo stages fit beside the filter and its box computes at most an eighth of junk columns (W >= 7/8 of
+    the box width), else None. On ResNet-50's 3x3 64<-64 layer the cooperative halo tile ran 0.87x the best
+    streaming kernel on the H200 (0.75x on an H100) at batch 8 and 256, and the ping-pong one 0.85x the cooperative
+    one at batch 256, about the same at batch 8 (bench/NOTES.md, session 25): the streaming kernels load a dy box
+    per tap and are load-bound there."""
     p = problem
     if (p.stride_h, p.stride_w) != (1, 1) or p.r * p.s < 2 or p.c > 64:
         return None
     rows = sm90.halo_rows(256, p)
     if rows is None:
         return None
-    stages = sm90.max_stages(256, 64, 1, p.dtype, transposed=True, halo_blocks=sm90.halo_blocks(p), halo_rows=rows)
+    stages = sm90.max_stages(256, 64, 1, p.dtype, "pingpong", transposed=True, halo_blocks=sm90.halo_blocks(p),
+                             halo_rows=rows)
     if stages < 2:
         return None
-    config = sm90.Sm90Config(p.dtype, 256, 64, stages, 1, transposed=True, halo_blocks=sm90.halo_blocks(p),
-                             halo_rows=rows)
+    config = sm90.Sm90Config(p.dtype, 256, 64, stages, 1, "pingpong", transposed=True,
+                             halo_blocks=sm90.halo_blocks(p), halo_rows=rows)
     if supports(config, p) is not None or 8 * p.w < 7 * sm90.choose_box(config, p).w:
         return None
     return config
