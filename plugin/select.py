@@ -178,21 +178,10 @@ def _halo_heuristic(problem: DgradProblem) -> sm90.Sm90Config | None:
     streaming kernel on the H200 (0.75x on an H100) at batch 8 and 256, and the ping-pong one 0.85x the cooperative
     one at batch 256, about the same at batch 8 (bench/NOTES.md, session 25): the streaming kernels load a dy box
     per tap and are load-bound there."""
-    p = problem
-    if (p.stride_h, p.stride_w) != (1, 1) or p.r * p.s < 2 or p.c > 64:
+    config = sm90.halo_config(problem, 256, "pingpong")
+    if config is None or supports(config, problem) is not None:
         return None
-    rows = sm90.halo_rows(256, p)
-    if rows is None:
-        return None
-    stages = sm90.max_stages(256, 64, 1, p.dtype, "pingpong", transposed=True, halo_blocks=sm90.halo_blocks(p),
-                             halo_rows=rows)
-    if stages < 2:
-        return None
-    config = sm90.Sm90Config(p.dtype, 256, 64, stages, 1, "pingpong", transposed=True,
-                             halo_blocks=sm90.halo_blocks(p), halo_rows=rows)
-    if supports(config, p) is not None or 8 * p.w < 7 * sm90.choose_box(config, p).w:
-        return None
-    return config
+    return config if 8 * problem.w >= 7 * sm90.choose_box(config, problem).w else None
 
 
 def heuristic_config(problem: DgradProblem, arch: str = "sm_90", families=ALL_FAMILIES) -> KernelConfig:

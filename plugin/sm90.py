@@ -467,9 +467,32 @@ def halo_rows(tile_m: int, problem: DgradProblem) -> int | None:
     p = problem
     probe = Sm90Config(p.dtype, tile_m, 64, 2, 1, transposed=True, halo_blocks=1, halo_rows=_align(tile_m, 8))
     box = choose_box(probe, p)
-    if box is None:
+    return None if box is None else _align(_halo_rows_read(box, p), 8)
+
+
+def _halo_rows_read(box: Box, p: DgradProblem) -> int:
+    """Pixel rows a halo tile's taps read from its stage: the halo box (box_h + R - 1 rows of box_w) and the S - 1
+    rows the last tap's view reads past it (the kernel's halo_fits)."""
+    return (box.h + p.r - 1) * box.w + p.s - 1
+
+
+def halo_config(problem: DgradProblem, tile_m: int, schedule: str = "cooperative",
+                tile_buffers: int = 1) -> Sm90Config | None:
+    """The halo-tile config of tile_m pixels for `problem` at the deepest pipeline that fits (every tap's filter
+    resident, a stage of halo_rows), or None where the problem is not a unit-stride filter of several taps on
+    C <= 64, tile_m has no halo box, or fewer than two stages fit."""
+    p = problem
+    if (p.stride_h, p.stride_w) != (1, 1) or p.r * p.s < 2 or p.c > 64:
         return None
-    return _align((box.h + p.r - 1) * box.w + p.s - 1, 8)
+    rows = halo_rows(tile_m, p)
+    if rows is None:
+        return None
+    stages = max_stages(tile_m, 64, 1, p.dtype, schedule, transposed=True, tile_buffers=tile_buffers,
+                        halo_blocks=halo_blocks(p), halo_rows=rows)
+    if stages < 2:
+        return None
+    return Sm90Config(p.dtype, tile_m, 64, stages, 1, schedule, transposed=True, tile_buffers=tile_buffers,
+                      halo_blocks=halo_blocks(p), halo_rows=rows)
 
 
 def kernel_code(entry: str) -> str:
@@ -495,8 +518,8 @@ def _halo_refusal(config: Sm90Config, p: DgradProblem) -> str | None:
         return f"no box of {config.tile_m} pixels spans a row of {p.w + p.s - 1} (W + S - 1)"
     if box.h + p.r - 1 > MAX_BOX:
         return f"the halo box is {box.h + p.r - 1} rows tall, over TMA's {MAX_BOX}"
-    if (box.h + p.r - 1) * box.w + p.s - 1 > config.halo_rows:
-        return f"the halo needs {(box.h + p.r - 1) * box.w + p.s - 1} pixel rows; a stage holds {config.halo_rows}"
+    if _halo_rows_read(box, p) > config.halo_rows:
+        return f"the halo needs {_halo_rows_read(box, p)} pixel rows; a stage holds {config.halo_rows}"
     return None
 
 
@@ -618,16 +641,9 @@ def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90
                                               transposed=True, tile_buffers=tile_buffers, store_slots=store_slots))
     # Halo tiles, cooperative with one or two staging tiles and ping-pong, where the filter's every tap fits beside
     # two halo stages.
-    if (problem.stride_h, problem.stride_w) == (1, 1) and problem.r * problem.s > 1 and problem.c <= 64:
-        for tile_m in HALO_TILE_M:
-            rows = halo_rows(tile_m, problem)
-            for schedule, tile_buffers in (("cooperative", 1), ("cooperative", 2), ("pingpong", 1)) if rows else ():
-                stages = max_stages(tile_m, 64, 1, problem.dtype, schedule, transposed=True,
-                                    tile_buffers=tile_buffers, halo_blocks=halo_blocks(problem), halo_rows=rows)
-                if stages >= 2:
-                    configs.append(Sm90Config(problem.dtype, tile_m, 64, stages, 1, schedule, transposed=True,
-                                              tile_buffers=tile_buffers, halo_blocks=halo_blocks(problem),
-                                              halo_rows=rows))
+    configs += [config for tile_m in HALO_TILE_M
+                for schedule, tile_buffers in (("cooperative", 1), ("cooperative", 2), ("pingpong", 1))
+                if (config := halo_config(problem, tile_m, schedule, tile_buffers)) is not None]
     # Each kind of twin, where Sm90Config's own checks accept it: every 2-CTA cluster also along the channels
     # (sharing dy instead of the filter); every kernel also with thread stores instead of TMA stores (at most 8
     # rows a thread); every non-transposed TMA-stored ring also with warp stores (16-row boxes, no barrier between
