@@ -46,7 +46,7 @@ _EVICT_FIRST_DY = (
 _EVICT_LAST_FILTER = (
     (_HINT, _HINT + "\n    uint64_t const hint_b = static_cast<uint64_t>(TMA::CacheHintSm90::EVICT_LAST);"),
     ("desc_b, &smem.full[stage], hint,", "desc_b, &smem.full[stage], hint_b,", 2),
-    ("desc_b, &smem.b_full, hint,", "desc_b, &smem.b_full, hint_b,", 2),   # the 1x1 and the halo slab
+    ("desc_b, &smem.b_full, hint,", "desc_b, &smem.b_full, hint_b,"),   # the slab (1x1 resident or halo)
     ("uint16_t((1 << kCluster) - 1), hint,", "uint16_t((1 << kCluster) - 1), hint_b,"))
 _NO_EPILOGUE = (("      if (!t.live) {\n", "      if (t.live || !t.live) {\n"),)   # (a held stage is freed)
 _NO_MMA = (("cute::gemm(tiled_mma, tCrA(_, _, kb, stage), tCrB(_, _, kb, kResident ? it : stage), accum);",

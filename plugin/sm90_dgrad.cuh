@@ -658,25 +658,13 @@ struct DgradKernel {
     for (int index = unit_begin(); index < walk.count; index += unit_stride()) {
       if (!walk.unit_live(index, kTileN)) continue;
       Tile const t = walk.decode(index, kTileN, rank);
-      if constexpr (kResident) {
+      if constexpr (kSlab) {
+        // The slab: every tap's filter blocks of the tile's channel block (block tap * kblocks + kb; a 1x1
+        // resident filter has the one tap), loaded when the channel block changes.
         if (t.c0 != slab_c0) {
           // Wait for every consumer warp to leave the previous slab (passes at once for the first one).
           cutlass::arch::ClusterBarrier::wait(&smem.b_empty, (slabs & 1u) ^ 1u);
-          cutlass::arch::ClusterTransactionBarrier::arrive_and_expect_tx(&smem.b_full,
-                                                                        kBBlockBytes * walk.kblocks);
-          for (int kb = 0; kb < walk.kblocks; ++kb) {
-            SM90_TMA_LOAD_3D::copy(desc_b, &smem.b_full, hint, smem.b + kb * kTileN * kTileK, kb * kTileK, t.c0, 0);
-          }
-          slab_c0 = t.c0;
-          ++slabs;
-        }
-      }
-      if constexpr (kHalo) {
-        // Every tap's filter blocks once per channel block (the slab, block tap * kblocks + kb), then per K block
-        // one halo box: the tile's rows and the R - 1 above them, from tap (R - 1, S - 1)'s first column.
-        if (t.c0 != slab_c0) {
-          cutlass::arch::ClusterBarrier::wait(&smem.b_empty, (slabs & 1u) ^ 1u);
-          int const taps = int(walk.d.r * walk.d.s);
+          int const taps = kHalo ? int(walk.d.r * walk.d.s) : 1;
           cutlass::arch::ClusterTransactionBarrier::arrive_and_expect_tx(&smem.b_full,
                                                                         kBBlockBytes * taps * walk.kblocks);
           for (int tap = 0; tap < taps; ++tap) {
@@ -688,6 +676,10 @@ struct DgradKernel {
           slab_c0 = t.c0;
           ++slabs;
         }
+      }
+      if constexpr (kHalo) {
+        // Per K block one halo box: the tile's rows and the R - 1 above them, from tap (R - 1, S - 1)'s first
+        // column.
         uint32_t const halo_bytes = (walk.d.box_h + walk.d.r - 1) * walk.d.box_w * kTileK * sizeof(Element);
         for (int kb = 0; kb < walk.kblocks; ++kb) {
           cutlass::arch::ClusterBarrier::wait(&smem.empty[stage], phase ^ 1);
