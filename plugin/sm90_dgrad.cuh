@@ -52,7 +52,7 @@
 //   memory and signals every peer; the CTA of rank b % kSplitK adds the peers' partials of 64-channel block b
 //   to its own registers and stores that block. No workspace, no zero-filled counters, one kernel.
 //
-// - Transposed tiles (kTransposed, cooperative): the same loads, with the MMA's operands
+// - Transposed tiles (kTransposed): the same loads, with the MMA's operands
 //   swapped, so it computes dx^T: the filter tile (64 or 128 channels) is wgmma's M and the dy tile's pixels its
 //   N, which can be any multiple of 8 up to 256 a warpgroup (tile_m 128 to 512). The accumulator is written into
 //   the usual (pixels x 64 channels) staging blocks with transposing stmatrix. The host walks a 1x1 unit-stride
@@ -60,6 +60,10 @@
 //   kTileBuffers 2 consecutive tiles stage into two buffers, so one tile's stores drain while the next is staged.
 //   With 128 channels a store ring (kStoreSlots) takes one warpgroup's 64 channels a block: one slot halves the
 //   staging, which buys a 192x128 tile a fifth stage (cuDNN's kernel for the 7x7 C = 512 layer has five).
+//   Ping-pong transposed tiles (64 channels, 128 or 256 pixels) give each consumer warpgroup whole tiles in turns,
+//   each with its own staging tile, so one warpgroup's epilogue runs under the other's MMAs: for the strided 3x3
+//   layers, whose output phases take 1-4 taps, a tile multiplies 2-8 K blocks and then stores as many bytes as a
+//   long GEMM tile would.
 //
 // - Halo tiles (kHaloBlocks > 0; transposed, 64 channels, unit stride): the taps of a filter read the same dy
 //   pixels shifted, so a tile loads them once per K block instead of once per tap. Its box is one image's rows,
@@ -391,7 +395,7 @@ struct DgradKernel {
   static_assert(kPingpong ? (kTileM == 64 || kTileM == 128 || (kTransposed && kTileM == 256))
                            : (kTileM == 128 || kTileM == 256 || kTransposed),
                 "cooperative tiles are 128 or 256 rows (two warpgroups), ping-pong tiles 64 or 128 (one; transposed "
-                "halo tiles 256 pixels)");
+                "tiles 256 pixels)");
   static_assert(kTileN % 64 == 0 && kTileN <= 256, "N tile is 64, 128, 192 or 256 channels");
   static_assert(sizeof(Element) == 2, "16-bit operands");
   static_assert(kResidentK == 0 || kCluster == 1, "a resident filter slab is not shared across a cluster");
@@ -401,11 +405,11 @@ struct DgradKernel {
                 "split-K is 2 or 4 CTAs, cooperative, without M clusters, resident filters or store rings");
   static_assert(!kWgStores || (!kPingpong && kTileM == 128 && kStoreSlots >= 1 && kSplitK == 1),
                 "warpgroup stores are for cooperative 128-row tiles with a store ring");
-  static_assert(!kTransposed || ((!kPingpong || kHaloBlocks > 0) && kResidentK == 0 && kSplitK == 1 &&
-                                 (kTileN == 64 || kTileN == 128) &&
+  static_assert(!kTransposed || ((!kPingpong || (kTileN == 64 && kTileBuffers == 1)) && kResidentK == 0 &&
+                                 kSplitK == 1 && (kTileN == 64 || kTileN == 128) &&
                                  kTileM % 64 == 0 && (kStoreSlots == 0 || (kTileN == 128 && kTileBuffers == 1))),
-                "transposed tiles are cooperative (or ping-pong halo tiles), 64 or 128 channels, no resident filter "
-                "or split-K; a store ring only with 128 channels and one staging tile");
+                "transposed tiles are 64 or 128 channels (ping-pong: 64, a staging tile per warpgroup), no resident "
+                "filter or split-K; a store ring only with 128 channels and one staging tile");
   static_assert(kTileBuffers == 1 || (kTileBuffers == 2 && kTransposed), "two staging tiles are for transposed tiles");
   static_assert(!kThreadStores || kSplitK == 1, "thread stores are not for split-K kernels");
   static_assert(!kWgRelease || kCluster == 2, "a warpgroup release is for 2-CTA clusters");

@@ -127,6 +127,8 @@ def test_build_f32_kernel(built_new_mainloops):
      "iree_cutlass_dgrad_sm90_bf16_256x64x64_s2_c1_tr_hl9x392"),
     (dict(tile_m=256, tile_n=64, stages=3, schedule="pingpong", transposed=True, halo_blocks=9, halo_rows=392),
      "iree_cutlass_dgrad_sm90_bf16_256x64x64_s3_c1_pp_tr_hl9x392"),
+    (dict(tile_m=256, tile_n=64, schedule="pingpong", cluster=2, transposed=True),
+     "iree_cutlass_dgrad_sm90_bf16_256x64x64_s4_c1_pp_m2_tr"),
 ])
 def test_build_sm90_kernel_variants(cache_dir, fields, entry):
     # Compiling checks the kernel's static_asserts: the shared-memory formula with the filter slab, the store
@@ -135,7 +137,8 @@ def test_build_sm90_kernel_variants(cache_dir, fields, entry):
     # tile's one-slot ring at the shared-memory limit, thread stores with a warpgroup ring and whole-tile
     # transposed staging, a dy-sharing pair that releases a stage once a warpgroup, warp stores in a ping-pong
     # filter-sharing pair, a warpgroup offset one block under the stage count, and a halo tile's slab of nine taps
-    # beside two halo stages, or beside three in ping-pong, staging in them, among them).
+    # beside two halo stages, or beside three in ping-pong, staging in them, and ping-pong transposed tiles in a
+    # filter-sharing pair, a staging tile a warpgroup beside four stages, among them).
     from iree_cutlass.plugin.sm90 import Sm90Config
     _nvcc_or_fail()
     config = Sm90Config(**{"dtype": "bf16", "tile_m": 128, "tile_n": 128, "stages": 4, "ctas_per_sm": 1, **fields})

@@ -520,7 +520,8 @@ def test_zero_fill_walks_one_phase_on_every_sm():
 
 
 # Transposed tiles (the MMA computes dx^T; the walk is the plain one, over flat pixels for 1x1 unit-stride
-# problems), alone or in 2-CTA clusters taking neighbouring pixel tiles: (problem, tile_m, tile_n, cluster).
+# problems), alone or in 2-CTA clusters taking neighbouring pixel tiles: (problem, tile_m, tile_n, cluster[,
+# schedule]); ping-pong transposed tiles are 64 channels, each warpgroup a whole tile in turns.
 TRANSPOSED_CASES = [
     (DgradProblem(3, 7, 7, 200, 72, 1, 1, 7, 7, 0, 0, 1, 1, "f16"), 192, 128, 1),  # 147 flat pixels, ragged C
     (DgradProblem(2, 9, 11, 64, 24, 1, 1, 9, 11, 0, 0, 1, 1, "bf16"), 512, 64, 1), # 198 pixels: no rows of 256,
@@ -531,13 +532,17 @@ TRANSPOSED_CASES = [
     (DgradProblem(3, 9, 7, 128, 24, 3, 3, 5, 4, 1, 1, 2, 2, "f16"), 256, 64, 2),   # 3x3/s2 in clusters: an odd
     # tile count per phase, so a cluster's second CTA only helps load at the edge
     (DgradProblem(3, 7, 7, 136, 40, 1, 1, 7, 7, 0, 0, 1, 1, "bf16"), 128, 128, 2), # flat pixels in clusters
+    (DgradProblem(3, 9, 7, 128, 24, 3, 3, 5, 4, 1, 1, 2, 2, "f16"), 256, 64, 2, "pingpong"),  # 3x3/s2, ping-pong
+    # pairs: tiles alternate between the warpgroups, an odd count per phase
+    (DgradProblem(2, 7, 9, 72, 16, 3, 3, 4, 5, 1, 1, 2, 2, "bf16"), 128, 64, 1, "pingpong"),  # ragged C
+    (DgradProblem(3, 7, 7, 64, 40, 1, 1, 7, 7, 0, 0, 1, 1, "f16"), 128, 64, 1, "pingpong"),   # flat pixels
 ]
 
 
 @pytest.mark.parametrize("index", range(len(TRANSPOSED_CASES)))
 def test_transposed_walk_matches_reference(index):
-    prob, tile_m, tile_n, cluster = TRANSPOSED_CASES[index]
-    config = sm90.Sm90Config(prob.dtype, tile_m, tile_n, 2, 1, cluster=cluster, transposed=True)
+    prob, tile_m, tile_n, cluster, *schedule = TRANSPOSED_CASES[index]
+    config = sm90.Sm90Config(prob.dtype, tile_m, tile_n, 2, 1, *schedule, cluster=cluster, transposed=True)
     assert_walk_matches_reference(config, prob, 300 + index)
 
 
@@ -568,7 +573,10 @@ def test_transposed_tiles_walk_flat_pixels():
                    for name in names)
 
 
-@pytest.mark.parametrize("bad, match", [(dict(schedule="pingpong"), "transposed"), (dict(resident_k=2), "transposed"),
+@pytest.mark.parametrize("bad, match", [(dict(schedule="pingpong"), "transposed"),
+                                        (dict(schedule="pingpong", tile_n=64, tile_m=256, tile_buffers=2), "transposed"),
+                                        (dict(schedule="pingpong", tile_n=64, tile_m=384), "tile_m"),
+                                        (dict(resident_k=2), "transposed"),
                                         (dict(store_slots=2, tile_n=64), "transposed"),
                                         (dict(store_slots=1, tile_buffers=2), "transposed"),
                                         (dict(tile_n=256), "transposed"),
@@ -767,8 +775,7 @@ def _aligned_1k(value: int) -> int:
 
 @pytest.mark.parametrize("bad", [dict(transposed=False, tile_m=128), dict(tile_n=128), dict(cluster=2),
                                  dict(halo_rows=0), dict(halo_blocks=0), dict(halo_rows=388),
-                                 dict(halo_rows=248), dict(thread_stores=True),
-                                 dict(schedule="pingpong", halo_blocks=0, halo_rows=0)])
+                                 dict(halo_rows=248), dict(thread_stores=True)])
 def test_halo_config_limits(bad):
     fields = {**dict(dtype="f16", tile_m=256, tile_n=64, stages=2, ctas_per_sm=1, transposed=True, halo_blocks=9,
                      halo_rows=392), **bad}
