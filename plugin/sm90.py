@@ -103,13 +103,15 @@ class Sm90Config:
         allowed_m = (128, 256) if self.schedule == "cooperative" else (64, 128)
         if self.transposed:
             allowed_m = TRANSPOSED_TILE_M if self.schedule == "cooperative" else (128, 256)
-            if ((self.schedule != "cooperative" and (self.tile_n != 64 or self.tile_buffers != 1))
+            if ((self.schedule != "cooperative" and (self.tile_buffers != 1 or self.store_slots
+                                                      or (self.tile_n == 128 and self.tile_m != 128)))
                     or self.resident_k or self.split_k > 1
                     or self.ctas_per_sm != 1
                     or self.tile_n not in (64, 128)
                     or (self.store_slots and (self.tile_n != 128 or self.tile_buffers != 1))):
-                raise ValueError("transposed tiles are one CTA per SM, 64 or 128 channels (ping-pong: 64, a staging "
-                                 "tile per warpgroup), without a resident filter or split-K; a store ring only with "
+                raise ValueError("transposed tiles are one CTA per SM, 64 or 128 channels (ping-pong: 64, or 128 by "
+                                 "128 pixels, a staging tile per warpgroup), without a resident filter or split-K; a "
+                                 "store ring only with "
                                  "128 channels and one staging tile")
         if self.tile_buffers not in (1, 2) or (self.tile_buffers == 2 and not self.transposed):
             raise ValueError(f"tile_buffers must be 1, or 2 for transposed tiles, got {self.tile_buffers}")
@@ -182,9 +184,11 @@ class Sm90Config:
 
     @property
     def accumulators_per_warpgroup(self) -> int:
-        """f32 accumulator elements of one consumer warpgroup (transposed: 64 channels by its pixels)."""
+        """f32 accumulator elements of one consumer warpgroup (transposed: its channels by its pixels)."""
         if self.transposed:
-            return 64 * (self.tile_m // 2 if self.tile_n == 64 and self.schedule == "cooperative" else self.tile_m)
+            if self.schedule == "pingpong":
+                return self.tile_n * self.tile_m
+            return 64 * (self.tile_m // 2 if self.tile_n == 64 else self.tile_m)
         return self.rows_per_warpgroup * self.tile_n
 
     @property
@@ -585,9 +589,9 @@ SPLIT_K = (2, 4)
 # five stages) this way round.
 TRANSPOSED_SHAPES = ((128, 64), (256, 64), (384, 64), (512, 64), (128, 128), (192, 128), (256, 128))
 
-# Pixels of the ping-pong transposed candidates (64 channels, one warpgroup's whole tile, a staging tile each),
-# alone and in a 2-CTA cluster sharing the filter tile.
-PINGPONG_TRANSPOSED_TILE_M = (128, 256)
+# (tile_m pixels, tile_n channels) of the ping-pong transposed candidates (one warpgroup's whole tile, a staging
+# tile each), alone and in a 2-CTA cluster sharing the filter tile.
+PINGPONG_TRANSPOSED_SHAPES = ((128, 64), (256, 64), (128, 128))
 
 # Pixels of the halo-tile candidates (transposed, 64 channels; unit-stride filters of several taps, C <= 64).
 HALO_TILE_M = (128, 256)
@@ -604,7 +608,7 @@ def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90
     """The tile space a tuner measures: CANDIDATE_SHAPES at the deepest pipeline that fits, and for 1x1 filters
     RESIDENT_SHAPES with a resident filter slab; each with whole-tile staging and with every store ring of
     STORE_SLOTS that holds at most two tiles and leaves room for two stages; TRANSPOSED_SHAPES, and
-    PINGPONG_TRANSPOSED_TILE_M's ping-pong transposed 64-channel tiles. Each 2-CTA
+    PINGPONG_TRANSPOSED_SHAPES' ping-pong transposed tiles. Each 2-CTA
     cluster is offered along M (sharing the filter tile) and along the channels (sharing the dy tile); each kernel
     also with thread stores where they fit, each TMA-stored ring also with warp stores, and each cluster also with
     a warpgroup release; each cooperative kernel with warpgroup or warp stores also with warpgroup 1 started
@@ -645,10 +649,10 @@ def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90
                 for cluster in (1, 2):
                     configs.append(Sm90Config(problem.dtype, tile_m, tile_n, stages, 1, cluster=cluster,
                                               transposed=True, tile_buffers=tile_buffers, store_slots=store_slots))
-    for tile_m in PINGPONG_TRANSPOSED_TILE_M:
-        stages = max_stages(tile_m, 64, 1, problem.dtype, "pingpong", transposed=True)
+    for tile_m, tile_n in PINGPONG_TRANSPOSED_SHAPES:
+        stages = max_stages(tile_m, tile_n, 1, problem.dtype, "pingpong", transposed=True)
         if stages >= 2:
-            configs += [Sm90Config(problem.dtype, tile_m, 64, stages, 1, "pingpong", cluster, transposed=True)
+            configs += [Sm90Config(problem.dtype, tile_m, tile_n, stages, 1, "pingpong", cluster, transposed=True)
                         for cluster in (1, 2)]
     # Halo tiles, cooperative with one or two staging tiles and ping-pong, where the filter's every tap fits beside
     # two halo stages.

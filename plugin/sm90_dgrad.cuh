@@ -60,10 +60,10 @@
 //   kTileBuffers 2 consecutive tiles stage into two buffers, so one tile's stores drain while the next is staged.
 //   With 128 channels a store ring (kStoreSlots) takes one warpgroup's 64 channels a block: one slot halves the
 //   staging, which buys a 192x128 tile a fifth stage (cuDNN's kernel for the 7x7 C = 512 layer has five).
-//   Ping-pong transposed tiles (64 channels, 128 or 256 pixels) give each consumer warpgroup whole tiles in turns,
-//   each with its own staging tile, so one warpgroup's epilogue runs under the other's MMAs: for the strided 3x3
-//   layers, whose output phases take 1-4 taps, a tile multiplies 2-8 K blocks and then stores as many bytes as a
-//   long GEMM tile would.
+//   Ping-pong transposed tiles (64 channels by 128 or 256 pixels, or 128 by 128) give each consumer warpgroup
+//   whole tiles in turns, each with its own staging tile, so one warpgroup's epilogue runs under the other's MMAs:
+//   on the short-K 1x1 layers and the strided 3x3 ones (whose output phases take 1-4 taps) a tile multiplies 1-8
+//   K blocks and then stores as many bytes as a long GEMM tile would.
 //
 // - Halo tiles (kHaloBlocks > 0; transposed, 64 channels, unit stride): the taps of a filter read the same dy
 //   pixels shifted, so a tile loads them once per K block instead of once per tap. Its box is one image's rows,
@@ -405,11 +405,12 @@ struct DgradKernel {
                 "split-K is 2 or 4 CTAs, cooperative, without M clusters, resident filters or store rings");
   static_assert(!kWgStores || (!kPingpong && kTileM == 128 && kStoreSlots >= 1 && kSplitK == 1),
                 "warpgroup stores are for cooperative 128-row tiles with a store ring");
-  static_assert(!kTransposed || ((!kPingpong || (kTileN == 64 && kTileBuffers == 1)) && kResidentK == 0 &&
-                                 kSplitK == 1 && (kTileN == 64 || kTileN == 128) &&
+  static_assert(!kTransposed || ((!kPingpong || ((kTileN == 64 || (kTileN == 128 && kTileM == 128)) &&
+                                                  kTileBuffers == 1 && kStoreSlots == 0)) &&
+                                 kResidentK == 0 && kSplitK == 1 && (kTileN == 64 || kTileN == 128) &&
                                  kTileM % 64 == 0 && (kStoreSlots == 0 || (kTileN == 128 && kTileBuffers == 1))),
-                "transposed tiles are 64 or 128 channels (ping-pong: 64, a staging tile per warpgroup), no resident "
-                "filter or split-K; a store ring only with 128 channels and one staging tile");
+                "transposed tiles are 64 or 128 channels (ping-pong: 64, or 128 by 128 pixels, a staging tile per "
+                "warpgroup), no resident filter or split-K; a store ring only with 128 channels and one staging tile");
   static_assert(kTileBuffers == 1 || (kTileBuffers == 2 && kTransposed), "two staging tiles are for transposed tiles");
   static_assert(!kThreadStores || kSplitK == 1, "thread stores are not for split-K kernels");
   static_assert(!kWgRelease || kCluster == 2, "a warpgroup release is for 2-CTA clusters");
@@ -445,14 +446,16 @@ struct DgradKernel {
   // Transposed (kTransposed): the MMA computes dx^T, channels by pixels: its A operand is the filter tile
   // (kTileN x 64, K-major, as loaded), its B operand the dy tile (kTileM x 64, K-major, as loaded). The two
   // consumer warpgroups split the channels (128: 64 each, all pixels) or, with 64 channels, the pixels (half
-  // each). The pixel extent is the MMA's N, free in steps of 8 (cuDNN's 1x1 kernels on Hopper are of this kind:
-  // 64 x 512 for C = 64, 128 x 192 for the 7x7 C = 512 layer, whose 264 tiles fill two waves exactly).
+  // each); in ping-pong one warpgroup takes the whole tile (128 channels: two m64 MMAs a K step, as the
+  // non-transposed 128-row ping-pong tiles). The pixel extent is the MMA's N, free in steps of 8 (cuDNN's 1x1
+  // kernels on Hopper are of this kind: 64 x 512 for C = 64, 128 x 192 for the 7x7 C = 512 layer, whose 264
+  // tiles fill two waves exactly).
   static constexpr int kTransposedN = kTileN == 64 && !kPingpong ? kTileM / 2 : kTileM;   // pixels per warpgroup
   using TransposedTiledMma = decltype(make_tiled_mma(
       decltype(SM90::GMMA::ss_op_selector<Element, Element, float,
                                           Shape<_64, Int<kTransposed ? kTransposedN : 64>, Int<kTileK>>,
                                           GMMA::Major::K, GMMA::Major::K>()){},
-      Layout<Shape<Int<kTileN == 128 ? 2 : 1>, Int<kTileN == 128 || kPingpong ? 1 : 2>, _1>>{}));
+      Layout<Shape<Int<kTileN == 128 && !kPingpong ? 2 : 1>, Int<kTileN == 128 || kPingpong ? 1 : 2>, _1>>{}));
   using ConsumerMma = cute::conditional_t<kTransposed, TransposedTiledMma, TiledMma>;
   // The same warpgroups on one 64-channel block: the layout stage_block converts and stores a block in.
   using BlockTiledMma = decltype(make_tiled_mma(

@@ -3,6 +3,8 @@
 // first mismatch otherwise.
 // - Transposed staging: a store ring slot written by one warpgroup must receive exactly the values, at exactly
 //   the offsets, that whole-tile staging puts into that warpgroup's 64-channel block.
+// - Ping-pong transposed staging (one warpgroup's whole 64- or 128-channel tile): each value stmatrix stores is
+//   the accumulator's own (channel, pixel), at its own offset of the staging tile.
 // - Thread stores: the threads that share a staged block copy every row of it to the dx pixel its box position
 //   and phase give, every channel below C, and nothing else.
 // - Warp stores: every row a thread stages with stmatrix lies in one of its warp's 16-row slices, the warps'
@@ -48,6 +50,56 @@ int check() {
     }
   }
   std::printf("tile %dx128: %d values a thread agree\n", kTileM, int(size<1>(tile_tv)));
+  return 0;
+}
+
+// Ping-pong transposed tiles (one warpgroup's whole kTileN x kTileM tile; 128 channels are two m64 MMAs, which
+// the stores take as two 64-channel repeats): on each 64-channel repeat, every register a thread hands to the
+// transposing stmatrix holds the accumulator value of the (channel, pixel) it is stored as; the accumulator's and
+// the stores' repeat r both hold channels 64 r to 64 r + 63; and the tile's stores put each (channel, pixel) at
+// its own offset of the staging tile, once.
+template <int kTileM, int kTileN>
+int check_pingpong_transposed() {
+  using Kernel = iree_cutlass_sm90::DgradKernel<cutlass::half_t, kTileM, kTileN, 2, 1, true, 1, 0, 0, 1, false, true>;
+  auto const tile_tv = typename Kernel::TransposedTileStore{}.get_layoutS_TV();   // over one 64 x kTileM repeat
+  auto const mma_tv = typename Kernel::TransposedTiledMma{}.get_layoutC_TV();
+  auto const tile_view = Kernel::transposed_tile_view();
+  constexpr int kRepeats = kTileN / 64;
+  if (int(size<0>(tile_tv)) != 128 || int(size<0>(mma_tv)) != 128 || int(size<1>(tile_tv)) != 64 * kTileM / 128) {
+    std::printf("ping-pong tile %dx%d: unexpected thread or value counts\n", kTileM, kTileN);
+    return 1;
+  }
+  auto const coordinates = make_identity_tensor(make_shape(Int<kTileN>{}, Int<kTileM>{}));   // (channel, pixel)
+  std::vector<int> seen(kTileM * kTileN, 0);
+  for (int thread = 0; thread < 128; ++thread) {
+    auto const held = typename Kernel::TransposedTiledMma{}.get_thread_slice(thread).partition_C(coordinates);
+    auto const placed = typename Kernel::TransposedTileStore{}.get_slice(thread).partition_D(coordinates);
+    if (int(size<1>(held)) != kRepeats || int(size<1>(placed)) != kRepeats) {
+      std::printf("ping-pong tile %dx%d: %d and %d repeats\n", kTileM, kTileN, int(size<1>(held)),
+                  int(size<1>(placed)));
+      return 1;
+    }
+    for (int r = 0; r < kRepeats; ++r) {
+      for (int i = 0; i < int(size(held(_, r, _))); ++i) {
+        if (get<0>(held(_, r, _)(i)) / 64 != r || get<0>(placed(_, r, _)(i)) / 64 != r) {
+          std::printf("ping-pong tile %dx%d: thread %d repeat %d holds or stores another repeat's channels\n",
+                      kTileM, kTileN, thread, r);
+          return 1;
+        }
+      }
+      for (int value = 0; value < int(size<1>(tile_tv)); ++value) {
+        int const in_tile = tile_tv(thread, value);
+        int const channel = 64 * r + in_tile % 64, pixel = in_tile / 64;
+        int const offset = tile_view(channel, pixel);
+        if (int(mma_tv(thread, value)) != in_tile || offset < 0 || offset >= kTileM * kTileN || seen[offset]++) {
+          std::printf("ping-pong tile %dx%d: thread %d value %d: (%d, %d)\n", kTileM, kTileN, thread, value,
+                      channel, pixel);
+          return 1;
+        }
+      }
+    }
+  }
+  std::printf("ping-pong tile %dx%d: %d values a thread agree\n", kTileM, kTileN, kRepeats * int(size<1>(tile_tv)));
   return 0;
 }
 
@@ -203,7 +255,8 @@ int main() {
   for (auto [n, h, w] : {std::array<uint32_t, 3>{1, 4, 16}, {1, 1, 64}, {4, 4, 4}, {64, 1, 1}, {2, 2, 16}}) {
     warp_failures |= check_warp_slices<WarpPingpong64, 64>("warp stores ping-pong 64x128", n, h, w);
   }
-  return warp_failures | check<128>() | check<192>() | check<256>() |
+  return warp_failures | check<128>() | check<192>() | check<256>() | check_pingpong_transposed<128, 64>() |
+         check_pingpong_transposed<256, 64>() | check_pingpong_transposed<128, 128>() |
          check_thread_stores<Cooperative, 128, 1>("cooperative 128x256") |
          check_thread_stores<WarpgroupStores, 128, 2>("warpgroup stores 128x256") |
          check_thread_stores<Pingpong, 128, 1>("ping-pong 128x128") |

@@ -129,6 +129,8 @@ def test_build_f32_kernel(built_new_mainloops):
      "iree_cutlass_dgrad_sm90_bf16_256x64x64_s3_c1_pp_tr_hl9x392"),
     (dict(tile_m=256, tile_n=64, schedule="pingpong", cluster=2, transposed=True),
      "iree_cutlass_dgrad_sm90_bf16_256x64x64_s4_c1_pp_m2_tr"),
+    (dict(stages=5, schedule="pingpong", cluster=2, share_dy=True, transposed=True),
+     "iree_cutlass_dgrad_sm90_bf16_128x128x64_s5_c1_pp_n2_tr"),
 ])
 def test_build_sm90_kernel_variants(cache_dir, fields, entry):
     # Compiling checks the kernel's static_asserts: the shared-memory formula with the filter slab, the store
@@ -138,7 +140,8 @@ def test_build_sm90_kernel_variants(cache_dir, fields, entry):
     # transposed staging, a dy-sharing pair that releases a stage once a warpgroup, warp stores in a ping-pong
     # filter-sharing pair, a warpgroup offset one block under the stage count, and a halo tile's slab of nine taps
     # beside two halo stages, or beside three in ping-pong, staging in them, and ping-pong transposed tiles in a
-    # filter-sharing pair, a staging tile a warpgroup beside four stages, among them).
+    # filter-sharing pair, a staging tile a warpgroup beside four stages, and 128 channels a warpgroup in a dy-sharing
+    # pair, among them).
     from iree_cutlass.plugin.sm90 import Sm90Config
     _nvcc_or_fail()
     config = Sm90Config(**{"dtype": "bf16", "tile_m": 128, "tile_n": 128, "stages": 4, "ctas_per_sm": 1, **fields})
@@ -296,7 +299,8 @@ def test_epilogue_layouts_on_the_host(tmp_path):
     # sm90_staging.cu compiles the kernel's own CuTe layouts and thread-store copy for the host (no GPU):
     # - a transposed 128-channel tile with a store ring stages each warpgroup's 64 channels into one slot, and
     #   every value must land where whole-tile staging (validated on the GPU) puts it in that warpgroup's block,
-    #   for 128-, 192- and 256-pixel tiles;
+    #   for 128-, 192- and 256-pixel tiles; a ping-pong transposed tile (64 channels by 128 or 256 pixels, 128 by
+    #   128) stages every accumulator value at its own (channel, pixel), once;
     # - thread stores copy a staged block to the dx pixels its box rows and phase give, clipped at every edge, for
     #   the cooperative, warpgroup-store and ping-pong groupings of threads;
     # - warp stores: each thread's stmatrix rows lie in its warp's 16-row slices, the slices cover the tile once,
@@ -311,7 +315,7 @@ def test_epilogue_layouts_on_the_host(tmp_path):
     assert compiled.returncode == 0, compiled.stderr[-3000:]
     ran = subprocess.run([str(binary)], capture_output=True, text=True)
     assert ran.returncode == 0, ran.stdout + ran.stderr
-    assert ran.stdout.count("values a thread agree") == 3 and ran.stdout.count("copied out where expected") == 8
+    assert ran.stdout.count("values a thread agree") == 6 and ran.stdout.count("copied out where expected") == 8
     assert ran.stdout.count("warp slices agree") == 49
 
 

@@ -536,6 +536,8 @@ TRANSPOSED_CASES = [
     # pairs: tiles alternate between the warpgroups, an odd count per phase
     (DgradProblem(2, 7, 9, 72, 16, 3, 3, 4, 5, 1, 1, 2, 2, "bf16"), 128, 64, 1, "pingpong"),  # ragged C
     (DgradProblem(3, 7, 7, 64, 40, 1, 1, 7, 7, 0, 0, 1, 1, "f16"), 128, 64, 1, "pingpong"),   # flat pixels
+    (DgradProblem(2, 9, 7, 200, 24, 3, 3, 5, 4, 1, 1, 2, 2, "bf16"), 128, 128, 2, "pingpong"),  # 128 channels a
+    # warpgroup, ragged C, in pairs
 ]
 
 
@@ -574,8 +576,11 @@ def test_transposed_tiles_walk_flat_pixels():
 
 
 @pytest.mark.parametrize("bad, match", [(dict(schedule="pingpong"), "transposed"),
-                                        (dict(schedule="pingpong", tile_n=64, tile_m=256, tile_buffers=2), "transposed"),
+                                        (dict(schedule="pingpong", tile_n=64, tile_m=256, tile_buffers=2),
+                                         "transposed"),
                                         (dict(schedule="pingpong", tile_n=64, tile_m=384), "tile_m"),
+                                        (dict(schedule="pingpong", tile_m=256), "transposed"),
+                                        (dict(schedule="pingpong", tile_m=128, store_slots=1), "transposed"),
                                         (dict(resident_k=2), "transposed"),
                                         (dict(store_slots=2, tile_n=64), "transposed"),
                                         (dict(store_slots=1, tile_buffers=2), "transposed"),
