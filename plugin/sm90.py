@@ -111,8 +111,7 @@ class Sm90Config:
                     or (self.store_slots and (self.tile_n != 128 or self.tile_buffers != 1))):
                 raise ValueError("transposed tiles are one CTA per SM, 64 or 128 channels (ping-pong: 64, or 128 by "
                                  "128 pixels, a staging tile per warpgroup), without a resident filter or split-K; a "
-                                 "store ring only with "
-                                 "128 channels and one staging tile")
+                                 "store ring only with 128 channels and one staging tile")
         if self.tile_buffers not in (1, 2) or (self.tile_buffers == 2 and not self.transposed):
             raise ValueError(f"tile_buffers must be 1, or 2 for transposed tiles, got {self.tile_buffers}")
         if self.tile_m not in allowed_m:
