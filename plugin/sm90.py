@@ -606,14 +606,13 @@ STORE_SLOTS = (1, 2, 4, 8)
 def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90Config]:
     """The tile space a tuner measures: CANDIDATE_SHAPES at the deepest pipeline that fits, and for 1x1 filters
     RESIDENT_SHAPES with a resident filter slab; each with whole-tile staging and with every store ring of
-    STORE_SLOTS that holds at most two tiles and leaves room for two stages; TRANSPOSED_SHAPES, and
-    PINGPONG_TRANSPOSED_SHAPES' ping-pong transposed tiles. Each 2-CTA
-    cluster is offered along M (sharing the filter tile) and along the channels (sharing the dy tile); each kernel
-    also with thread stores where they fit, each TMA-stored ring also with warp stores, and each cluster also with
-    a warpgroup release; each cooperative kernel with warpgroup or warp stores also with warpgroup 1 started
-    WG_OFFSETS K blocks behind warpgroup 0; on a plain GEMM (1x1, unit stride, no padding) every kernel that is
-    not transposed also walking flat pixels; for unit-stride filters of several taps on C <= 64, halo tiles of
-    HALO_TILE_M pixels.
+    STORE_SLOTS that holds at most two tiles and leaves room for two stages; TRANSPOSED_SHAPES, and the ping-pong
+    transposed tiles of PINGPONG_TRANSPOSED_SHAPES. Each 2-CTA cluster is offered along M (sharing the filter tile)
+    and along the channels (sharing the dy tile); each kernel also with thread stores where they fit, each
+    TMA-stored ring also with warp stores, and each cluster also with a warpgroup release; each cooperative kernel
+    with warpgroup or warp stores also with warpgroup 1 started WG_OFFSETS K blocks behind warpgroup 0; on a plain
+    GEMM (1x1, unit stride, no padding) every kernel that is not transposed also walking flat pixels; for
+    unit-stride filters of several taps on C <= 64, halo tiles of HALO_TILE_M pixels.
 
     Split-K kernels join only when asked (`split_k`): they compute correctly (every measured run was valid) but
     compute-sanitizer's racecheck reports hazards on their distributed-shared-memory handoff, which it does not

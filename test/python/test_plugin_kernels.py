@@ -344,9 +344,9 @@ def test_select_kernel_heuristic_tiles():
 
 def test_heuristic_takes_the_halo_tile_where_it_fits_well():
     # A unit-stride 3x3 on C <= 64 at a batch the table does not hold (ResNet-18's first stage, batch 32): the
-    # 256-pixel ping-pong halo tile, boxes of 4 x 64 over 56 columns, three stages. Not where its box would be over an eighth junk (20
-    # columns in a box of 32), the filter needs two K blocks of every tap (K = 128: no two stages fit), C > 64, or
-    # the filter is 1x1.
+    # 256-pixel ping-pong halo tile, boxes of 4 x 64 over 56 columns, three stages. Not where its box would be over
+    # an eighth junk (20 columns in a box of 32), the filter needs two K blocks of every tap (K = 128: no two stages
+    # fit), C > 64, or the filter is 1x1.
     def unit(h, c=64, k=64, r=3, dtype="f16"):
         pad = (r - 1) // 2
         return DgradProblem(32, h, h, c, k, r, r, h, h, pad, pad, 1, 1, dtype)

@@ -521,7 +521,8 @@ def test_zero_fill_walks_one_phase_on_every_sm():
 
 # Transposed tiles (the MMA computes dx^T; the walk is the plain one, over flat pixels for 1x1 unit-stride
 # problems), alone or in 2-CTA clusters taking neighbouring pixel tiles: (problem, tile_m, tile_n, cluster[,
-# schedule]); ping-pong transposed tiles are 64 channels, each warpgroup a whole tile in turns.
+# schedule]); ping-pong transposed tiles (64 channels, or 128 by 128 pixels) give each warpgroup a whole tile in
+# turns.
 TRANSPOSED_CASES = [
     (DgradProblem(3, 7, 7, 200, 72, 1, 1, 7, 7, 0, 0, 1, 1, "f16"), 192, 128, 1),  # 147 flat pixels, ragged C
     (DgradProblem(2, 9, 11, 64, 24, 1, 1, 9, 11, 0, 0, 1, 1, "bf16"), 512, 64, 1), # 198 pixels: no rows of 256,
