@@ -75,6 +75,10 @@ def build(args) -> int:
                 twins.append(_sibling_kernel(problem, args.arch))
             candidates[problem] = [c for c in configs if c == shipped or c in twins or names_any(c.name, whole) or (
                 names_any(c.name, named) and not names_any(c.name, args.skip))]
+            if shipped not in candidates[problem]:
+                # The baseline is measured whatever --families names (e.g. an sm90_gemm kernel shipped for a
+                # problem whose new candidates are sm90 ones): the table compares only within one run.
+                candidates[problem].insert(0, shipped)
     configs = list(dict.fromkeys(c for cs in candidates.values() for c in cs))
     _say(f"{len(problems)} problems, {len(configs)} distinct candidate kernels to build for {args.arch}")
     try:
@@ -294,7 +298,7 @@ def table(args) -> int:
             for c in row["candidates"]:
                 code = kernel_code(c["entry"])
                 checked[code] = checked.get(code, True) and bool(c.get("valid"))
-    changed = kept = 0
+    changed = kept = unmeasured = 0
     for row in results["problems"]:
         # Configs compared as configs: a table written before a field existed lacks it (its default).
         current = entries.get(row["key"], {}).get("config")
@@ -314,6 +318,12 @@ def table(args) -> int:
         valid = sorted((c for c in row["candidates"] if timed_valid(c) and admitted(c)
                         and not names_any(c["entry"], args.skip)), key=lambda c: c["ms"])
         if not valid:
+            continue
+        if current is not None and not any(is_current(c) for c in row["candidates"]):
+            # The table's kernel was not in this run (a plan of other families): nothing measured it against the
+            # run's kernels, so it stays.
+            unmeasured += 1
+            _say(f"{row['key']}: the table's kernel {current.name} was not measured in this run: kept")
             continue
         same_run = next((c for c in valid if is_current(c)), None)
         if same_run is not None and valid[0] is not same_run:
@@ -337,7 +347,7 @@ def table(args) -> int:
     from iree_cutlass.cli.common import write_atomically
     write_atomically(path, (json.dumps(document, indent=1) + "\n").encode())
     _say(f"wrote {len(entries)} entries to {path} ({changed} measured kernels replaced, {kept} kept within "
-         f"--min-gain {args.min_gain})")
+         f"--min-gain {args.min_gain}, {unmeasured} not measured and kept)")
     return 0
 
 

@@ -102,6 +102,50 @@ def test_table_min_gain_keeps_the_current_kernel_within_the_margin(tmp_path):
         assert config_from_dict(entry["config"]) == expected, timings
 
 
+def test_table_keeps_a_kernel_the_run_did_not_measure_and_replaces_one_that_failed(tmp_path, capsys):
+    # Only kernels of one run are compared: a table kernel missing from the run (a plan of another family) stays;
+    # one the run measured as invalid is replaced by the run's fastest valid kernel.
+    problem = dgrad_problem(resnet50_layers((8,), ("f16",))[5])
+    out = tmp_path / "h200.json"
+    results, configs = _results(problem, [0.30, 0.20, 0.25])
+    (tmp_path / "first.json").write_text(json.dumps(results))
+    assert tune.main(["table", "--results", str(tmp_path / "first.json"), "--out", str(out)]) == 0
+    assert config_from_dict(json.loads(out.read_text())["entries"][problem.key()]["config"]) == configs[1]
+    results, _ = _results(problem, [0.10, 0.12])          # the table's kernel (configs[1]) is not among these
+    (tmp_path / "other.json").write_text(json.dumps(results))
+    assert tune.main(["table", "--results", str(tmp_path / "other.json"), "--out", str(out)]) == 0
+    entry = json.loads(out.read_text())["entries"][problem.key()]
+    assert config_from_dict(entry["config"]) == configs[1] and entry["ms"] == 0.2
+    assert "was not measured in this run: kept" in capsys.readouterr().err
+    results, _ = _results(problem, [0.10, None, 0.12])    # now it ran, and failed
+    (tmp_path / "failed.json").write_text(json.dumps(results))
+    assert tune.main(["table", "--results", str(tmp_path / "failed.json"), "--out", str(out)]) == 0
+    assert config_from_dict(json.loads(out.read_text())["entries"][problem.key()]["config"]) == configs[0]
+
+
+def test_build_measures_the_shipped_kernel_whatever_the_families(tmp_path, monkeypatch):
+    # The bf16 7x7 2048<-512 layer ships an sm90_gemm kernel: a plan of sm90 candidates still measures it beside them.
+    import types
+
+    from iree_cutlass.plugin import build as kernel_build
+    from iree_cutlass.plugin.select import select_kernel
+
+    def fake_build(configs, arch, jobs):
+        return [types.SimpleNamespace(path=(tmp_path / f"{c.name}.fatbin")) for c in configs
+                if (tmp_path / f"{c.name}.fatbin").write_bytes(b"") is not None]
+
+    monkeypatch.setattr(kernel_build, "build_kernels", fake_build)
+    key = "n256_h7_w7_c2048_k512_r1_s1_p7_q7_pad0x0_str1x1_bf16"
+    shipped = select_kernel(next(dgrad_problem(layer) for layer in resnet50_layers((256,), ("bf16",))
+                                 if dgrad_problem(layer).key() == key))
+    assert shipped.family == "sm90_gemm"
+    assert tune.main(["build", "--out", str(tmp_path / "plan"), "--families", "sm90", "--batches", "256",
+                      "--dtypes", "bf16", "--only", key, "--candidates", "256x64x64_s4_c1_pp_tr"]) == 0
+    [problem] = json.loads((tmp_path / "plan" / "plan.json").read_text())["problems"]
+    entries = [c["entry"] for c in problem["candidates"]]
+    assert entries[0] == shipped.name and "iree_cutlass_dgrad_sm90_bf16_256x64x64_s4_c1_pp_tr" in entries
+
+
 def test_build_names_candidates_and_the_shipped_kernels_twins(tmp_path, monkeypatch):
     # build --candidates names substrings, --skip leaves some of those out, and --twins adds each problem's shipped
     # kernel with a field set: the plan holds exactly those and the shipped kernel (nvcc replaced by empty files).
