@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# GPU call 1 (session 27), H200 only, ~350 s: session 26's call A on the H200 into $OUT/a (the ping-pong transposed
-# kernels beside every batch-256 layer's shipped kernel and cuDNN, numerics on random problems, sanitizers), then the
+# GPU call 1 (session 27), H200 only, ~300 s: the tune of session 26's call A on the H200 into $OUT/a/tune.json (the
+# ping-pong transposed kernels beside every batch-256 layer's shipped kernel and cuDNN; its random-problem numerics
+# and sanitizer logs are the H100's, bench/results/h100_2026-12-06_session26_pingpong_transposed_*: the same
+# binaries, the same plans, as session 24 did with session 23's), then the
 # batch-256 whole check of the candidate bundle out/gpu27s.tgz into $OUT: main's table with the ten entries that
 # session 26's H100 call A chose (ping-pong transposed kernels on five layers, f16 and bf16; not committed, so its
 # cases.json says dirty). Where the H200 tune of the first part picks the same kernels, the table committed from it
@@ -9,12 +11,13 @@
 # carry: out/p26a.tgz out/gpu27s.tgz .whl
 nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 || {
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; exit 0; }
-OUT_ROOT=$OUT
-mkdir -p $OUT_ROOT/a
-OUT=$OUT_ROOT/a bash "$(dirname "$0")/../session26/callA.sh"
 source "$(dirname "$0")/../lib.sh"
-OUT=$OUT_ROOT
+tar xzf out/p26a.tgz -C out
 tar xzf out/gpu27s.tgz -C out
+card
+T tune
+mkdir -p $OUT/a
+tune_measure out/tune26a 200 a/tune.json
 T check
 timeout 300 bash bench/gpu_check.sh --bundle out/gpu27s --bench --bench-dtypes f16 bf16 --only n256 2>&1 | tail -6
 T done
