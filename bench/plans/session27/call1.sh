@@ -11,13 +11,9 @@
 # carry: out/p26a.tgz out/gpu27s.tgz .whl
 nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 || {
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; exit 0; }
+bash "$(dirname "$0")/call2.sh"
 source "$(dirname "$0")/../lib.sh"
-tar xzf out/p26a.tgz -C out
 tar xzf out/gpu27s.tgz -C out
-card
-T tune
-mkdir -p $OUT/a
-tune_measure out/tune26a 200 a/tune.json
 T check
 timeout 300 bash bench/gpu_check.sh --bundle out/gpu27s --bench --bench-dtypes f16 bf16 --only n256 2>&1 | tail -6
 T done
