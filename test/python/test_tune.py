@@ -123,18 +123,28 @@ def test_table_keeps_a_kernel_the_run_did_not_measure_and_replaces_one_that_fail
     assert config_from_dict(json.loads(out.read_text())["entries"][problem.key()]["config"]) == configs[0]
 
 
-def test_build_measures_the_shipped_kernel_whatever_the_families(tmp_path, monkeypatch):
-    # The bf16 7x7 2048<-512 layer ships an sm90_gemm kernel: a plan of sm90 candidates still measures it beside them.
+def _replace_nvcc_with_empty_files(tmp_path, monkeypatch):
+    """`build` without nvcc: each kernel "built" is an empty file named for it."""
     import types
 
     from iree_cutlass.plugin import build as kernel_build
-    from iree_cutlass.plugin.select import select_kernel
 
     def fake_build(configs, arch, jobs):
-        return [types.SimpleNamespace(path=(tmp_path / f"{c.name}.fatbin")) for c in configs
-                if (tmp_path / f"{c.name}.fatbin").write_bytes(b"") is not None]
+        built = []
+        for config in configs:
+            path = tmp_path / f"{config.name}.fatbin"
+            path.write_bytes(b"")
+            built.append(types.SimpleNamespace(path=path))
+        return built
 
     monkeypatch.setattr(kernel_build, "build_kernels", fake_build)
+
+
+def test_build_measures_the_shipped_kernel_whatever_the_families(tmp_path, monkeypatch):
+    # The bf16 7x7 2048<-512 layer ships an sm90_gemm kernel: a plan of sm90 candidates still measures it beside them.
+    from iree_cutlass.plugin.select import select_kernel
+
+    _replace_nvcc_with_empty_files(tmp_path, monkeypatch)
     key = "n256_h7_w7_c2048_k512_r1_s1_p7_q7_pad0x0_str1x1_bf16"
     shipped = select_kernel(next(dgrad_problem(layer) for layer in resnet50_layers((256,), ("bf16",))
                                  if dgrad_problem(layer).key() == key))
@@ -150,20 +160,10 @@ def test_build_names_candidates_and_the_shipped_kernels_twins(tmp_path, monkeypa
     # build --candidates names substrings, --skip leaves some of those out, and --twins adds each problem's shipped
     # kernel with a field set: the plan holds exactly those and the shipped kernel (nvcc replaced by empty files).
     import dataclasses
-    import types
 
-    from iree_cutlass.plugin import build as kernel_build
     from iree_cutlass.plugin.select import select_kernel
 
-    def fake_build(configs, arch, jobs):
-        built = []
-        for config in configs:
-            path = tmp_path / f"{config.name}.fatbin"
-            path.write_bytes(b"")
-            built.append(types.SimpleNamespace(path=path))
-        return built
-
-    monkeypatch.setattr(kernel_build, "build_kernels", fake_build)
+    _replace_nvcc_with_empty_files(tmp_path, monkeypatch)
     key = "n256_h14_w14_c1024_k512_r1_s1_p14_q14_pad0x0_str1x1_f16"
     assert tune.main(["build", "--out", str(tmp_path / "plan"), "--families", "sm90", "--batches", "256",
                       "--dtypes", "f16", "--only", key, "--candidates", "256x128x64_s4_c1_e1", "--skip", "_ts", "_wp",
