@@ -48,7 +48,7 @@ def _say(message: str) -> None:
 def build(args) -> int:
     from iree_cutlass.plugin.build import KernelBuildError, build_kernels
     from iree_cutlass.plugin.kernels import launch_record
-    from iree_cutlass.plugin.select import candidate_configs, select_kernel
+    from iree_cutlass.plugin.select import NoKernel, candidate_configs, select_kernel
 
     layers = [layer for layer in random_layers(args.random, args.seed, args.channel_multiple)
               if layer.dtype in args.dtypes] if args.random else \
@@ -75,10 +75,15 @@ def build(args) -> int:
                 twins.append(_sibling_kernel(problem, args.arch))
             candidates[problem] = [c for c in configs if c == shipped or c in twins or names_any(c.name, whole) or (
                 names_any(c.name, named) and not names_any(c.name, args.skip))]
-            if shipped not in candidates[problem]:
-                # The baseline is measured whatever --families names (e.g. an sm90_gemm kernel shipped for a
-                # problem whose new candidates are sm90 ones): the table compares only within one run.
-                candidates[problem].insert(0, shipped)
+    for problem, configs in candidates.items():
+        # The kernel shipped today is measured whatever --families names (e.g. an sm90_gemm kernel shipped for a
+        # problem whose new candidates are sm90 ones): the table compares only within one run.
+        try:
+            shipped = select_kernel(problem, arch=args.arch)
+        except NoKernel:
+            continue                              # nothing ships for it: the sweep's own kernels are all there is
+        if shipped not in configs:
+            configs.insert(0, shipped)
     configs = list(dict.fromkeys(c for cs in candidates.values() for c in cs))
     _say(f"{len(problems)} problems, {len(configs)} distinct candidate kernels to build for {args.arch}")
     try:

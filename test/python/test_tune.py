@@ -154,6 +154,12 @@ def test_build_measures_the_shipped_kernel_whatever_the_families(tmp_path, monke
     [problem] = json.loads((tmp_path / "plan" / "plan.json").read_text())["problems"]
     entries = [c["entry"] for c in problem["candidates"]]
     assert entries[0] == shipped.name and "iree_cutlass_dgrad_sm90_bf16_256x64x64_s4_c1_pp_tr" in entries
+    # A sweep of every sm90 kernel, no candidates named, measures it too.
+    assert tune.main(["build", "--out", str(tmp_path / "sweep"), "--families", "sm90", "--batches", "256",
+                      "--dtypes", "bf16", "--only", key]) == 0
+    [problem] = json.loads((tmp_path / "sweep" / "plan.json").read_text())["problems"]
+    entries = [c["entry"] for c in problem["candidates"]]
+    assert entries[0] == shipped.name and len(entries) > 10 and all("_sm90_" in e for e in entries[1:])
 
 
 def test_build_names_candidates_and_the_shipped_kernels_twins(tmp_path, monkeypatch):
