@@ -48,7 +48,7 @@ def _say(message: str) -> None:
 def build(args) -> int:
     from iree_cutlass.plugin.build import KernelBuildError, build_kernels
     from iree_cutlass.plugin.kernels import launch_record
-    from iree_cutlass.plugin.select import NoKernel, candidate_configs, select_kernel
+    from iree_cutlass.plugin.select import candidate_configs, select_kernel
 
     layers = [layer for layer in random_layers(args.random, args.seed, args.channel_multiple)
               if layer.dtype in args.dtypes] if args.random else \
@@ -58,6 +58,7 @@ def build(args) -> int:
     candidates = {problem: [c for c in candidate_configs(problem, args.arch, split_k=args.split_k)
                             if c.family in args.families]
                   for problem in problems}
+    shipped_kernels = {problem: _shipped_kernel(problem, args.arch) for problem in problems}
     if args.sm80 == "selected":
         # Re-measure only the sm80 kernel the current table or heuristic picks, against every other candidate.
         for problem, configs in candidates.items():
@@ -69,7 +70,7 @@ def build(args) -> int:
         named = [part for part in args.candidates if part] if args.candidates != [""] else []
         whole = [part for part in named if part.startswith(ENTRY_PREFIX)]   # named whole: kept despite --skip
         for problem, configs in candidates.items():
-            shipped = select_kernel(problem, arch=args.arch)
+            shipped = shipped_kernels[problem]
             twins = [twin for field in args.twins if (twin := _twin(shipped, field)) is not None]
             if args.cross_dtype:
                 twins.append(_sibling_kernel(problem, args.arch))
@@ -78,11 +79,8 @@ def build(args) -> int:
     for problem, configs in candidates.items():
         # The kernel shipped today is measured whatever --families names (e.g. an sm90_gemm kernel shipped for a
         # problem whose new candidates are sm90 ones): the table compares only within one run.
-        try:
-            shipped = select_kernel(problem, arch=args.arch)
-        except NoKernel:
-            continue                              # nothing ships for it: the sweep's own kernels are all there is
-        if shipped not in configs:
+        shipped = shipped_kernels[problem]
+        if shipped is not None and shipped not in configs:
             configs.insert(0, shipped)
     configs = list(dict.fromkeys(c for cs in candidates.values() for c in cs))
     _say(f"{len(problems)} problems, {len(configs)} distinct candidate kernels to build for {args.arch}")
@@ -102,6 +100,16 @@ def build(args) -> int:
     (args.out / "plan.json").write_text(json.dumps(plan, indent=1))
     _say(f"wrote {args.out / 'plan.json'}")
     return 0
+
+
+def _shipped_kernel(problem, arch: str):
+    """The kernel the table or heuristic ships for `problem` today, or None where nothing computes it (some random
+    problems): the same-run baseline of a plan."""
+    from iree_cutlass.plugin.select import NoKernel, select_kernel
+    try:
+        return select_kernel(problem, arch=arch)
+    except NoKernel:
+        return None
 
 
 def _twin(config, field: str):
