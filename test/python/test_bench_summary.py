@@ -258,6 +258,24 @@ def test_family_vs_shipped_takes_the_best_valid_kernel_of_the_family(tmp_path, c
     assert module.main(["--family", "sm80", str(path)]) == 1     # no layer has an sm80 kernel beside one shipped
 
 
+def test_family_vs_shipped_variants_split_one_family(tmp_path, capsys):
+    spec = importlib.util.spec_from_file_location("family_vs_shipped", FAMILY_VS_SHIPPED)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+
+    def kernel(entry, ms):
+        return {"config": {"family": "sm90"}, "entry": entry, "valid": True, "ms": ms}
+    results = {"problems": [{"key": "a", "cudnn_ms": 2.0, "candidates": [
+        kernel("k_128x128_ws", 1.0), kernel("k_128x64_pp_tr", 0.8), kernel("k_256x64_pp_n2_tr", 0.9)]}]}
+    assert module.layer_ratios(results, "sm90") == {}        # without variants: three of one family, no shipped one
+    assert module.layer_ratios(results, "sm90", ["_pp_tr", "_pp_n2_tr"]) == {"a": (0.8, 0.5, 0.4)}
+    assert module.layer_ratios(results, "sm90", ["_pp_n2_tr"]) == {}   # two kernels left as "shipped": ambiguous
+    path = tmp_path / "tune.json"
+    path.write_text(json.dumps(results))
+    assert module.main(["--family", "sm90", str(path), "--variants", "_pp_tr", "_pp_n2_tr"]) == 0
+    assert "geomean best/shipped 0.800 over 1 layers" in capsys.readouterr().out
+
+
 TABLE_PROJECTION = pathlib.Path(__file__).resolve().parents[2] / "bench" / "table_projection.py"
 
 
