@@ -60,3 +60,16 @@ build_gemm_plans() {
     --channel-multiple 8 --only n3_h21_w11_c136_k64_r1_s1_p21_q11_pad0x0_str1x1_f16 \
     n3_h2_w30_c160_k80_r1_s1_p2_q30_pad0x0_str1x1_bf16 --candidates "$@"
 }
+
+# Batch-256 whole checks (f16, bf16) of bundles one after another, each into $OUT/NAME/gpu_check.json (written after
+# every case, so a call cut short keeps what it measured).
+#   checks_n256 NAME:out/BUNDLE [NAME:out/BUNDLE ...]
+checks_n256() {
+  local bundle
+  for bundle in "$@"; do
+    mkdir -p "$OUT/${bundle%%:*}"
+    T "check ${bundle#*:}"
+    OUT="$OUT/${bundle%%:*}" timeout 300 bash bench/gpu_check.sh --bundle "${bundle#*:}" --bench \
+      --bench-dtypes f16 bf16 --only n256 2>&1 | tail -4
+  done
+}

@@ -9,10 +9,5 @@ nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 || {
 bash "$(dirname "$0")/../session27/call2.sh"
 source "$(dirname "$0")/../lib.sh"
 tar xzf out/gpu29.tgz -C out
-for bundle in cand:out/gpu27s main:out/gpu; do
-  mkdir -p "$OUT/${bundle%%:*}"
-  T "check ${bundle#*:}"
-  OUT="$OUT/${bundle%%:*}" timeout 300 bash bench/gpu_check.sh --bundle "${bundle#*:}" --bench --bench-dtypes f16 bf16 \
-    --only n256 2>&1 | tail -4
-done
+checks_n256 cand:out/gpu27s main:out/gpu
 T done
