@@ -13,12 +13,17 @@ import pytest
 GPU_CHECK = pathlib.Path(__file__).resolve().parents[2] / "bench" / "gpu_check.py"
 
 
-@pytest.fixture(scope="module")
-def gpu_check():
-    spec = importlib.util.spec_from_file_location("gpu_check", GPU_CHECK)
+def _load(name):
+    """A bench/ script as a module (bench/ is not a package)."""
+    spec = importlib.util.spec_from_file_location(name, GPU_CHECK.parent / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+@pytest.fixture(scope="module")
+def gpu_check():
+    return _load("gpu_check")
 
 
 def row(dtype, n, **times):
@@ -50,13 +55,6 @@ def test_summary_leaves_failed_timings_out_of_ratios(gpu_check):
     assert result["iree_amortized_over_kernel"] == pytest.approx(math.sqrt(1.1 * 1.0))
     assert result["iree_amortized_over_kernel_rotating"] == pytest.approx(math.sqrt(1.1 * 0.8))
     assert result["kernel_over_cudnn"] == pytest.approx(math.sqrt(2.0))
-
-
-def _load(name):
-    spec = importlib.util.spec_from_file_location(name, GPU_CHECK.parent / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_merged_parts_keep_their_rows_and_recompute_the_geomeans():
@@ -167,14 +165,9 @@ def test_kernel_variants_refuse_an_entry_the_layer_does_not_offer(tmp_path, caps
     assert not (tmp_path / "v").exists()
 
 
-SANITIZER_LOGS = pathlib.Path(__file__).resolve().parents[2] / "bench" / "sanitizer_logs.py"
-
-
 def test_sanitizer_logs_clear_only_kernels_every_log_launched_and_none_named(tmp_path):
     # Lines as compute-sanitizer and bench/sanitize_kernels.py print them (the race report is session 4's).
-    spec = importlib.util.spec_from_file_location("sanitizer_logs", SANITIZER_LOGS)
-    logs = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(logs)
+    logs = _load("sanitizer_logs")
     a, b, c, d = (f"iree_cutlass_dgrad_sm90_f16_128x128x64_s3_c1{suffix}" for suffix in ("", "_e1", "_ts", "_k4"))
     memcheck = "\n".join([
         "========= COMPUTE-SANITIZER",
@@ -208,9 +201,7 @@ def test_sanitizer_logs_clear_only_kernels_every_log_launched_and_none_named(tmp
 def test_sanitizer_logs_vouch_for_a_gemm_kernel_code_on_any_problem(tmp_path):
     # sm90_gemm kernels are built per problem: a clean run on a random problem clears the ResNet layer's build of
     # the same code, and a flagged one flags it; another code stays unverified.
-    spec = importlib.util.spec_from_file_location("sanitizer_logs", SANITIZER_LOGS)
-    logs = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(logs)
+    logs = _load("sanitizer_logs")
     pp, co = "iree_cutlass_gemm_sm90_f16_128x128_pp", "iree_cutlass_gemm_sm90_f16_128x256_co"
     log = "\n".join(["========= COMPUTE-SANITIZER",
                      f"{pp}_m98_n24_k40 on rand003 unwritten=0",
@@ -232,9 +223,6 @@ def test_sanitizer_logs_vouch_for_a_gemm_kernel_code_on_any_problem(tmp_path):
     assert printed.getvalue().split() == sorted([co + layer, other + layer])
 
 
-FAMILY_VS_SHIPPED = pathlib.Path(__file__).resolve().parents[2] / "bench" / "family_vs_shipped.py"
-
-
 def tuned_problem(key, shipped_ms, family_ms, cudnn_ms=None, valid=True):
     candidates = [{"config": {"family": "sm90"}, "valid": True, "ms": shipped_ms}]
     candidates += [{"config": {"family": "sm90_gemm"}, "valid": valid, "ms": ms} for ms in family_ms]
@@ -242,9 +230,7 @@ def tuned_problem(key, shipped_ms, family_ms, cudnn_ms=None, valid=True):
 
 
 def test_family_vs_shipped_takes_the_best_valid_kernel_of_the_family(tmp_path, capsys):
-    spec = importlib.util.spec_from_file_location("family_vs_shipped", FAMILY_VS_SHIPPED)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = _load("family_vs_shipped")
     results = {"problems": [tuned_problem("a", 2.0, [1.0, 1.5], cudnn_ms=4.0),
                             tuned_problem("b", 1.0, [2.0]),
                             tuned_problem("c", 1.0, [0.1], valid=False)]}   # no valid family kernel: left out
@@ -259,9 +245,7 @@ def test_family_vs_shipped_takes_the_best_valid_kernel_of_the_family(tmp_path, c
 
 
 def test_family_vs_shipped_variants_split_one_family(tmp_path, capsys):
-    spec = importlib.util.spec_from_file_location("family_vs_shipped", FAMILY_VS_SHIPPED)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = _load("family_vs_shipped")
 
     def kernel(entry, ms):
         return {"config": {"family": "sm90"}, "entry": entry, "valid": True, "ms": ms}
@@ -276,13 +260,8 @@ def test_family_vs_shipped_variants_split_one_family(tmp_path, capsys):
     assert "geomean best/shipped 0.800 over 1 layers" in capsys.readouterr().out
 
 
-TABLE_PROJECTION = pathlib.Path(__file__).resolve().parents[2] / "bench" / "table_projection.py"
-
-
 def test_table_projection_reads_the_table_kernel_against_cudnn_of_the_same_pass(tmp_path, capsys):
-    spec = importlib.util.spec_from_file_location("table_projection", TABLE_PROJECTION)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = _load("table_projection")
     shipped = {"family": "sm90", "dtype": "f16", "tile_m": 128, "tile_n": 128, "stages": 4, "ctas_per_sm": 1}
     other = {**shipped, "tile_n": 256}
     table = {"entries": {"n256_a_f16": {"config": shipped}, "n256_b_f16": {"config": other},
@@ -312,15 +291,10 @@ def test_table_projection_reads_the_table_kernel_against_cudnn_of_the_same_pass(
     assert "1 problems without their table kernel or cuDNN: n256_b_f16" in capsys.readouterr().err
 
 
-PREPARE_GPU = pathlib.Path(__file__).resolve().parents[2] / "bench" / "prepare_gpu.py"
-
-
 def test_sanitizer_batch_is_small_except_for_kernels_built_for_one_problem():
     from iree_cutlass.plugin.select import select_kernel
     from iree_cutlass.workloads import dgrad_problem, resnet50_layers
-    spec = importlib.util.spec_from_file_location("prepare_gpu", PREPARE_GPU)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = _load("prepare_gpu")
     layers = {layer.tag: dgrad_problem(layer) for layer in resnet50_layers((256,), ("bf16",))}
     gemm = layers["s4_1x1_2048_512_n256_bf16"]        # the shipped table's sm90_gemm entry (session 24)
     dgrad = layers["s4_1x1_512_2048_n256_bf16"]
