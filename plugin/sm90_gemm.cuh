@@ -1,6 +1,8 @@
 // Stock CUTLASS 3.x Hopper GEMM kernels behind IREE's extern-dispatch ABI, for the dgrad problems that are plain
 // GEMMs (1x1 filter, unit stride, no padding): dx[M = N*H*W, C] = dy[M, K] x w[C, K]^T, with A = dy row-major,
-// B = the filter as [C][K] (the RSCK binding of a 1x1 filter, "column-major K x C") and D = dx row-major.
+// B = the filter as [C][K] (the RSCK binding of a 1x1 filter, "column-major K x C") and D = dx row-major. A swapped
+// kernel computes dx^T[C, M] = w[C, K] x dy[M, K]^T instead: A = the filter, B = dy, D = dx column-major, so its
+// tile's rows are channels, its columns pixels, and a cluster along its M shares (multicasts) the dy tile.
 //
 // CUTLASS builds a kernel's Params on the host (`to_underlying_arguments`), TMA descriptors included, and IREE's
 // dispatch has no host hook. So the Params are built ahead, at kernel build time, by this header's generator
@@ -126,10 +128,12 @@ using namespace cute;
 
 // The GEMM kernel of one configuration: a TileM x TileN x 64 tile, ping-pong or cooperative warp-specialized
 // schedule, a persistent tile scheduler, ClusterM CTAs a cluster along M (the entry point's __cluster_dims__: the
-// filter tile is multicast to both), f32 accumulation, beta = 0.
-template <class Element, int TileM, int TileN, bool Pingpong, int ClusterM = 1>
+// B tile, the filter's or swapped dy's, is multicast to both), f32 accumulation, beta = 0. Swapped: D = dx^T, so
+// D (and C) are column-major.
+template <class Element, int TileM, int TileN, bool Pingpong, int ClusterM = 1, bool Swapped = false>
 struct Gemm {
   static constexpr int kAlign = 8;  // 16-byte rows: C and K are multiples of 8 (supports() in sm90_gemm.py)
+  using LayoutD = std::conditional_t<Swapped, cutlass::layout::ColumnMajor, cutlass::layout::RowMajor>;
   using TileShape = Shape<Int<TileM>, Int<TileN>, _64>;
   using ClusterShape = Shape<Int<ClusterM>, _1, _1>;
   using MainloopSchedule = std::conditional_t<Pingpong, cutlass::gemm::KernelTmaWarpSpecializedPingpong,
@@ -138,8 +142,8 @@ struct Gemm {
                                               cutlass::epilogue::TmaWarpSpecializedCooperative>;
   using Epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
-      cutlass::epilogue::collective::EpilogueTileAuto, float, float, Element, cutlass::layout::RowMajor, kAlign,
-      Element, cutlass::layout::RowMajor, kAlign, EpilogueSchedule>::CollectiveOp;
+      cutlass::epilogue::collective::EpilogueTileAuto, float, float, Element, LayoutD, kAlign, Element, LayoutD,
+      kAlign, EpilogueSchedule>::CollectiveOp;
   using Mainloop = typename cutlass::gemm::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, Element, cutlass::layout::RowMajor, kAlign, Element,
       cutlass::layout::ColumnMajor, kAlign, float, TileShape, ClusterShape,
@@ -265,9 +269,9 @@ __device__ __forceinline__ void run(unsigned char const* params, Recipe const* r
 // The generator, a host program built with -DCUTLASS_ENABLE_DIRECT_CUDA_DRIVER_CALL so that CUTLASS calls the
 // recording encoder below, not the driver. make_blob<Kernel> builds a kernel's Params for one GEMM: their bytes (a
 // slot's worth, descriptors and padding zeroed) and the descriptor recipes. With the kernel-type macros
-// (IREE_CUTLASS_GEMM_ELEMENT, _TILE_M, _TILE_N, _PINGPONG, _CLUSTER_M) this also defines main:
-// `generator M N K SM_COUNT` prints them as one JSON object with the launch grid, block and dynamic shared memory,
-// or exits 1 with a reason (sm90_gemm.py reads it). bench/cutlass_gemm/gemm_bench.cu uses make_blob on its own kernel types.
+// (IREE_CUTLASS_GEMM_ELEMENT, _TILE_M, _TILE_N, _PINGPONG, _CLUSTER_M, _SWAPPED) this also defines main:
+// `generator M N K SM_COUNT` (the dgrad GEMM's pixels, channels, reduction, swapped or not) prints them as one JSON
+// object with the launch grid, block and dynamic shared memory, or exits 1 with a reason (sm90_gemm.py reads it). bench/cutlass_gemm/gemm_bench.cu uses make_blob on its own kernel types.
 #include <alloca.h>
 #include <cuda.h>
 
@@ -327,15 +331,17 @@ extern "C" CUresult cuTensorMapEncodeTiled(CUtensorMap* tensor_map, CUtensorMapD
 
 namespace iree_cutlass_gemm::generator {
 
-// The Arguments of D[m, n] = A[m, k] x B[n, k]^T with the operands at `stand_in` (beta 0: C may name D).
+// The Arguments of D[m, n] = A[m, k] x B[n, k]^T with the operands at `stand_in` (beta 0: C may name D); swapped,
+// A is the filter (stand_in[1]) and B is dy (stand_in[0]).
 template <class Kernel>
-typename Kernel::Arguments arguments(int m, int n, int k, int sm_count, unsigned long long const (&stand_in)[3]) {
+typename Kernel::Arguments arguments(int m, int n, int k, int sm_count, unsigned long long const (&stand_in)[3],
+                                     bool swapped) {
   using Element = typename Kernel::ElementA;
   auto stride_a = cutlass::make_cute_packed_stride(typename Kernel::StrideA{}, cute::make_shape(m, k, 1));
   auto stride_b = cutlass::make_cute_packed_stride(typename Kernel::StrideB{}, cute::make_shape(n, k, 1));
   auto stride_d = cutlass::make_cute_packed_stride(typename Kernel::StrideD{}, cute::make_shape(m, n, 1));
-  auto* a = reinterpret_cast<Element const*>(stand_in[0]);
-  auto* b = reinterpret_cast<Element const*>(stand_in[1]);
+  auto* a = reinterpret_cast<Element const*>(stand_in[swapped ? 1 : 0]);
+  auto* b = reinterpret_cast<Element const*>(stand_in[swapped ? 0 : 1]);
   auto* d = reinterpret_cast<Element*>(stand_in[2]);
   return {cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1}, {a, stride_a, b, stride_b},
           {{1.0f, 0.0f}, d, stride_d, d, stride_d}, cutlass::KernelHardwareInfo{0, sm_count, 0}};
@@ -387,17 +393,18 @@ struct Blob {
   dim3 grid;
 };
 
-// The Params of Kernel for D[m, n] = A[m, k] x B[n, k]^T into `blob`; or the reason it cannot be done.
+// The Params of Kernel for D[m, n] = A[m, k] x B[n, k]^T into `blob`; or the reason it cannot be done. Swapped:
+// A is the filter and B is dy (`m` counts channels, `n` pixels).
 template <class Kernel>
-char const* make_blob(int m, int n, int k, int sm_count, Blob& blob) {
+char const* make_blob(int m, int n, int k, int sm_count, Blob& blob, bool swapped = false) {
   using Params = typename Kernel::Params;
-  auto const args = arguments<Kernel>(m, n, k, sm_count, kStandIn);
+  auto const args = arguments<Kernel>(m, n, k, sm_count, kStandIn, swapped);
   if (!Kernel::can_implement(args)) return "CUTLASS cannot implement this problem";
   if (Kernel::get_workspace_size(args) != 0) return "the kernel needs a CUTLASS workspace";
   constexpr int kSlot = slot_bytes<Kernel>();
   std::vector<unsigned char> other(kSlot);
   blob.bytes.assign(kSlot, 0);
-  stable_params<Kernel>(arguments<Kernel>(m, n, k, sm_count, kOtherStandIn), other.data());
+  stable_params<Kernel>(arguments<Kernel>(m, n, k, sm_count, kOtherStandIn, swapped), other.data());
   stable_params<Kernel>(args, blob.bytes.data());   // g_encodes: this build's
   Params params;
   std::memcpy(&params, blob.bytes.data(), sizeof(params));
@@ -456,14 +463,16 @@ char const* make_blob(int m, int n, int k, int sm_count, Blob& blob) {
 int main(int argc, char** argv) {
   using Kernel = iree_cutlass_gemm::Gemm<IREE_CUTLASS_GEMM_ELEMENT, IREE_CUTLASS_GEMM_TILE_M,
                                          IREE_CUTLASS_GEMM_TILE_N, IREE_CUTLASS_GEMM_PINGPONG,
-                                         IREE_CUTLASS_GEMM_CLUSTER_M>::Kernel;
+                                         IREE_CUTLASS_GEMM_CLUSTER_M, IREE_CUTLASS_GEMM_SWAPPED>::Kernel;
   if (argc != 5) {
     std::fprintf(stderr, "usage: generator M N K SM_COUNT\n");
     return 1;
   }
+  int const pixels = std::atoi(argv[1]), channels = std::atoi(argv[2]);
+  bool const swapped = IREE_CUTLASS_GEMM_SWAPPED;
   iree_cutlass_gemm::generator::Blob blob;
-  char const* why = iree_cutlass_gemm::generator::make_blob<Kernel>(std::atoi(argv[1]), std::atoi(argv[2]),
-                                                                     std::atoi(argv[3]), std::atoi(argv[4]), blob);
+  char const* why = iree_cutlass_gemm::generator::make_blob<Kernel>(
+      swapped ? channels : pixels, swapped ? pixels : channels, std::atoi(argv[3]), std::atoi(argv[4]), blob, swapped);
   if (why) {
     std::fprintf(stderr, "%s\n", why);
     return 1;

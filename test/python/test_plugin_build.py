@@ -151,6 +151,21 @@ def test_build_sm90_kernel_variants(cache_dir, fields, entry):
 
 
 @pytest.mark.nvcc
+def test_build_swapped_gemm_kernel(cache_dir):
+    # CUTLASS's GEMM with A and B swapped and D column-major (dx^T), in a 2-CTA cluster multicasting dy: its
+    # generator, then the kernel with the Params embedded, whose static_asserts check them against the generator's.
+    from iree_cutlass.plugin.problem import DgradProblem
+    from iree_cutlass.plugin.sm90_gemm import Sm90GemmConfig, gemm_extents
+    _nvcc_or_fail()
+    problem = DgradProblem(n=2, h=8, w=8, c=136, k=64, r=1, s=1, p=8, q=8, pad_h=0, pad_w=0, stride_h=1,
+                           stride_w=1, dtype="bf16")
+    config = Sm90GemmConfig("bf16", 128, 192, "cooperative", *gemm_extents(problem), cluster_m=2, swapped=True)
+    result = build_kernel(config, arch="sm_90", cache_dir=cache_dir)
+    _assert_valid_entry(result)
+    assert result.entry == "iree_cutlass_gemm_sm90_bf16_128x192_co_c2_sw_m128_n136_k64"
+
+
+@pytest.mark.nvcc
 def test_build_alignment_1_kernel(built_new_mainloops):
     # cp.async cannot move 2 bytes (a 3-stage alignment-1 16-bit kernel fails CUTLASS's static_assert); the
     # 2-stage mainloop loads through registers and compiles.

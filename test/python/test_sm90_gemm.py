@@ -48,6 +48,10 @@ def test_config_refuses_what_no_kernel_is():
         sm90_gemm.Sm90GemmConfig("f16", 128, 64, "pingpong", 128, 16, 32, cluster_m=2)
     with pytest.raises(ValueError, match="with a cluster of 4"):
         sm90_gemm.Sm90GemmConfig("f16", 128, 128, "pingpong", 128, 16, 32, cluster_m=4)
+    with pytest.raises(ValueError, match="no sm90_gemm kernel of tile 128x192"):
+        sm90_gemm.Sm90GemmConfig("f16", 128, 192, "cooperative", 128, 16, 32)
+    with pytest.raises(ValueError, match="no swapped sm90_gemm kernel of tile 128x64"):
+        sm90_gemm.Sm90GemmConfig("f16", 128, 64, "pingpong", 128, 16, 32, swapped=True)
     with pytest.raises(ValueError, match="m must be a positive int"):
         sm90_gemm.Sm90GemmConfig("f16", 128, 128, "pingpong", 0, 16, 32)
 
@@ -55,8 +59,11 @@ def test_config_refuses_what_no_kernel_is():
 def test_candidates_on_sm90_plain_gemms_only():
     names = [c.name for c in candidate_configs(problem()) if c.family == "sm90_gemm"]
     assert names[0] == "iree_cutlass_gemm_sm90_f16_128x128_pp_m128_n16_k32"
-    assert len(names) == len(sm90_gemm.CANDIDATE_SHAPES) + len(sm90_gemm.CLUSTER_SHAPES)
+    assert len(names) == (len(sm90_gemm.CANDIDATE_SHAPES) + len(sm90_gemm.CLUSTER_SHAPES)
+                          + 2 * len(sm90_gemm.SWAPPED_SHAPES))
     assert "iree_cutlass_gemm_sm90_f16_128x128_pp_c2_m128_n16_k32" in names
+    assert {"iree_cutlass_gemm_sm90_f16_128x192_co_sw_m128_n16_k32",
+            "iree_cutlass_gemm_sm90_f16_128x192_co_c2_sw_m128_n16_k32"} <= set(names)
     assert not [c for c in candidate_configs(problem(r=3, s=3, pad_h=1, pad_w=1)) if c.family == "sm90_gemm"]
     assert not [c for c in candidate_configs(problem(), arch="sm_80") if c.family == "sm90_gemm"]
 
@@ -77,6 +84,12 @@ def test_selection_with_only_this_family():
 def test_config_round_trips_through_a_table_entry():
     c = config(problem(), 256, 128, "cooperative")
     assert config_from_dict(config_to_dict(c)) == c
+    swapped = sm90_gemm.Sm90GemmConfig("bf16", 128, 192, "cooperative", 128, 16, 32, cluster_m=2, swapped=True)
+    assert config_from_dict(config_to_dict(swapped)) == swapped
+    # Table entries written before swapped kernels existed read as unswapped.
+    fields = config_to_dict(c)
+    del fields["swapped"]
+    assert config_from_dict(fields) == c
 
 
 def test_generator_params_and_launch():
@@ -153,3 +166,25 @@ def test_a_cluster_kernel_launches_whole_clusters():
     source = sm90_gemm.generate_source(clustered)
     assert "__cluster_dims__(2, 1, 1)" in source and "Gemm<cutlass::half_t, 128, 128, true, 2>" in source
     assert "__cluster_dims__(1, 1, 1)" in sm90_gemm.generate_source(c)
+
+
+def test_a_swapped_kernel_maps_the_filter_as_a_and_dx_column_major():
+    """A swapped 2-CTA kernel (nvcc, ~25 s cold for its generator) computes dx^T[C, M] = w[C, K] x dy[M, K]^T: its
+    first descriptor maps the filter (A), its second dy (B, each CTA of the cluster loading half the tile and
+    multicasting it), and dx is mapped as channels by pixels; the push constants and the check in the entry point
+    stay the dgrad GEMM's (pixels, channels, reduction)."""
+    p = problem(n=8, c=136, k=64)   # M = 512 pixels, two 128-channel tiles, the second ragged
+    c = sm90_gemm.Sm90GemmConfig("f16", 128, 192, "cooperative", *sm90_gemm.gemm_extents(p), cluster_m=2,
+                                 swapped=True)
+    assert c.name == "iree_cutlass_gemm_sm90_f16_128x192_co_c2_sw_m512_n136_k64"
+    assert sm90_gemm.supports(c, p) is None
+    recipes = sm90_gemm.generated(c)["recipes"]
+    assert [r["operand"] for r in recipes] == [1, 0, 2, 2]
+    assert recipes[0]["dims"] == [64, 136, 1] and recipes[0]["box"][:2] == [64, 128]
+    assert recipes[1]["dims"] == [64, 512, 1] and recipes[1]["box"][:2] == [64, 96]
+    assert recipes[3]["dims"] == [136, 512, 1] and recipes[3]["strides"][0] == 136 * 2
+    record = launch_record(c, p)
+    assert record["constants"] == [512, 136, 64] and record["grid"][0] % 2 == 0
+    source = sm90_gemm.generate_source(c)
+    assert "Gemm<cutlass::half_t, 128, 192, false, 2, true>" in source
+    assert "m != 512u || n != 136u || k != 64u" in source
