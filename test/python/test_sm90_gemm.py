@@ -164,7 +164,7 @@ def test_a_cluster_kernel_launches_whole_clusters():
     grid = launch_record(clustered, p)["grid"]
     assert grid[0] % 2 == 0 and grid[0] * grid[1] * grid[2] <= 132
     source = sm90_gemm.generate_source(clustered)
-    assert "__cluster_dims__(2, 1, 1)" in source and "Gemm<cutlass::half_t, 128, 128, true, 2>" in source
+    assert "__cluster_dims__(2, 1, 1)" in source and "Gemm<cutlass::half_t, 128, 128, true, 2, false>" in source
     assert "__cluster_dims__(1, 1, 1)" in sm90_gemm.generate_source(c)
 
 
