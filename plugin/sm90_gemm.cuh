@@ -129,11 +129,13 @@ using namespace cute;
 // The GEMM kernel of one configuration: a TileM x TileN x 64 tile, ping-pong or cooperative warp-specialized
 // schedule, a persistent tile scheduler, ClusterM CTAs a cluster along M (the entry point's __cluster_dims__: the
 // B tile, the filter's or swapped dy's, is multicast to both), f32 accumulation, beta = 0. Swapped: D = dx^T, so
-// D (and C) are column-major.
+// D is column-major, and the epilogue has no source C (void: no C descriptor, and the shared memory a C tile would
+// take goes to the mainloop's stages; the unswapped kernels keep the C operand they were measured with).
 template <class Element, int TileM, int TileN, bool Pingpong, int ClusterM = 1, bool Swapped = false>
 struct Gemm {
   static constexpr int kAlign = 8;  // 16-byte rows: C and K are multiples of 8 (supports() in sm90_gemm.py)
   using LayoutD = std::conditional_t<Swapped, cutlass::layout::ColumnMajor, cutlass::layout::RowMajor>;
+  using ElementC = std::conditional_t<Swapped, void, Element>;
   using TileShape = Shape<Int<TileM>, Int<TileN>, _64>;
   using ClusterShape = Shape<Int<ClusterM>, _1, _1>;
   using MainloopSchedule = std::conditional_t<Pingpong, cutlass::gemm::KernelTmaWarpSpecializedPingpong,
@@ -142,7 +144,7 @@ struct Gemm {
                                               cutlass::epilogue::TmaWarpSpecializedCooperative>;
   using Epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
-      cutlass::epilogue::collective::EpilogueTileAuto, float, float, Element, LayoutD, kAlign, Element, LayoutD,
+      cutlass::epilogue::collective::EpilogueTileAuto, float, float, ElementC, LayoutD, kAlign, Element, LayoutD,
       kAlign, EpilogueSchedule>::CollectiveOp;
   using Mainloop = typename cutlass::gemm::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, Element, cutlass::layout::RowMajor, kAlign, Element,
@@ -343,8 +345,9 @@ typename Kernel::Arguments arguments(int m, int n, int k, int sm_count, unsigned
   auto* a = reinterpret_cast<Element const*>(stand_in[swapped ? 1 : 0]);
   auto* b = reinterpret_cast<Element const*>(stand_in[swapped ? 0 : 1]);
   auto* d = reinterpret_cast<Element*>(stand_in[2]);
+  auto const* c = swapped ? nullptr : d;   // swapped kernels have no C (void): CUTLASS never reads the pointer
   return {cutlass::gemm::GemmUniversalMode::kGemm, {m, n, k, 1}, {a, stride_a, b, stride_b},
-          {{1.0f, 0.0f}, d, stride_d, d, stride_d}, cutlass::KernelHardwareInfo{0, sm_count, 0}};
+          {{1.0f, 0.0f}, c, stride_d, d, stride_d}, cutlass::KernelHardwareInfo{0, sm_count, 0}};
 }
 
 // Fills 64 KB of the stack below the caller with `value`: the frames of the calls that follow land on it.
