@@ -1,6 +1,11 @@
-"""Small builders the tests share: JAX dgrad modules of chosen shapes and a float64 numpy dgrad."""
+"""Small builders the tests share: JAX dgrad modules of chosen shapes, a float64 numpy dgrad, and bench/ scripts
+loaded as modules."""
 
 from __future__ import annotations
+
+import importlib.util
+import pathlib
+import sys
 
 import numpy as np
 from hypothesis import strategies as st
@@ -78,3 +83,19 @@ def torch_dgrad_text(op: str, n=2, h=9, w=9, c=8, k=16, r=3, stride=2, pad=1, dt
     else:
         raise ValueError(f"unknown torch op {op!r}")
     return "\n".join([f"func.func @main({args}) -> {x_t} {{", *lines, "}"]) + "\n"
+
+
+BENCH = pathlib.Path(__file__).resolve().parents[2] / "bench"
+
+
+def load_bench_script(name: str):
+    """A bench/ script as a module (bench/ is not a package), with bench/ on the import path while it loads, for
+    the scripts that import their neighbours."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(BENCH))

@@ -2,7 +2,6 @@
 timings (strings) and missing peers left out of a ratio rather than counted), merged partial checks, and the kernel
 variants' text edits."""
 
-import importlib.util
 import json
 import math
 import pathlib
@@ -10,20 +9,14 @@ import pathlib
 import numpy as np
 import pytest
 
-GPU_CHECK = pathlib.Path(__file__).resolve().parents[2] / "bench" / "gpu_check.py"
+from helpers import load_bench_script
 
 
-def _load(name):
-    """A bench/ script as a module (bench/ is not a package)."""
-    spec = importlib.util.spec_from_file_location(name, GPU_CHECK.parent / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
 def gpu_check():
-    return _load("gpu_check")
+    return load_bench_script("gpu_check")
 
 
 def row(dtype, n, **times):
@@ -58,7 +51,7 @@ def test_summary_leaves_failed_timings_out_of_ratios(gpu_check):
 
 
 def test_merged_parts_keep_their_rows_and_recompute_the_geomeans():
-    merge_checks = _load("merge_checks")
+    merge_checks = load_bench_script("merge_checks")
     part = lambda rows, **extra: {"commit": "abc", "dirty_tree": False, "card": "H200", "rows": rows, **extra}
     one = part([row("f16", 256, tag="a", kernel_ms=1.0, cudnn_ms=2.0)], geomean_f16_n256={"stale": 1})
     two = part([row("f16", 256, tag="b", kernel_ms=1.0, cudnn_ms=0.5)])
@@ -117,7 +110,7 @@ def test_every_kernel_variant_edits_the_kernel_source():
     # bench/kernel_variants.py builds each variant by text edits of a shipped kernel's translation unit: an edit
     # that no longer matches the header (after a change to it) fails here, not on the GPU machine.
     from iree_cutlass.plugin.sm90 import Sm90Config, generate_source
-    kernel_variants = _load("kernel_variants")
+    kernel_variants = load_bench_script("kernel_variants")
     configs = [Sm90Config("f16", 128, 256, 4, 1, store_slots=2, wg_stores=True),
                Sm90Config("bf16", 192, 128, 4, 1, cluster=2, transposed=True, share_dy=True)]
     for config in configs:
@@ -133,7 +126,7 @@ def test_kernel_variant_edits_occur_as_often_as_declared(monkeypatch, tmp_path, 
     # An edit names how often its text occurs in the kernel (once unless it says otherwise): text that a header
     # change made appear a second time, or no longer, is refused rather than edited everywhere or nowhere.
     from iree_cutlass.plugin.sm90 import Sm90Config
-    kernel_variants = _load("kernel_variants")
+    kernel_variants = load_bench_script("kernel_variants")
     config = Sm90Config("f16", 128, 256, 4, 1, store_slots=2, wg_stores=True)
     twice = "      if (!walk.unit_live(index, kTileN)) continue;\n"   # the producer's loop and the consumers'
     monkeypatch.setitem(kernel_variants.VARIANTS, "once", ((twice, twice),))
@@ -157,7 +150,7 @@ def test_kernel_variants_refuse_an_entry_the_layer_does_not_offer(tmp_path, caps
     # TAG=ENTRY picks another of a layer's candidates; one that is not a candidate of that layer (here a bf16
     # kernel for an f16 layer) is refused before anything is compiled or written.
     import argparse
-    kernel_variants = _load("kernel_variants")
+    kernel_variants = load_bench_script("kernel_variants")
     args = argparse.Namespace(out=tmp_path / "v", variants=["no_store"], probes=False, jobs=1,
                               tags=["s4_1x1_1024_512_n256_f16=iree_cutlass_dgrad_sm90_bf16_128x256x64_s4_c1_n2_e2_ws"])
     assert kernel_variants.build(args) == 2
@@ -167,7 +160,7 @@ def test_kernel_variants_refuse_an_entry_the_layer_does_not_offer(tmp_path, caps
 
 def test_sanitizer_logs_clear_only_kernels_every_log_launched_and_none_named(tmp_path):
     # Lines as compute-sanitizer and bench/sanitize_kernels.py print them (the race report is session 4's).
-    logs = _load("sanitizer_logs")
+    logs = load_bench_script("sanitizer_logs")
     a, b, c, d = (f"iree_cutlass_dgrad_sm90_f16_128x128x64_s3_c1{suffix}" for suffix in ("", "_e1", "_ts", "_k4"))
     memcheck = "\n".join([
         "========= COMPUTE-SANITIZER",
@@ -201,7 +194,7 @@ def test_sanitizer_logs_clear_only_kernels_every_log_launched_and_none_named(tmp
 def test_sanitizer_logs_vouch_for_a_gemm_kernel_code_on_any_problem(tmp_path):
     # sm90_gemm kernels are built per problem: a clean run on a random problem clears the ResNet layer's build of
     # the same code, and a flagged one flags it; another code stays unverified.
-    logs = _load("sanitizer_logs")
+    logs = load_bench_script("sanitizer_logs")
     pp, co = "iree_cutlass_gemm_sm90_f16_128x128_pp", "iree_cutlass_gemm_sm90_f16_128x256_co"
     log = "\n".join(["========= COMPUTE-SANITIZER",
                      f"{pp}_m98_n24_k40 on rand003 unwritten=0",
@@ -230,7 +223,7 @@ def tuned_problem(key, shipped_ms, family_ms, cudnn_ms=None, valid=True):
 
 
 def test_family_vs_shipped_takes_the_best_valid_kernel_of_the_family(tmp_path, capsys):
-    module = _load("family_vs_shipped")
+    module = load_bench_script("family_vs_shipped")
     results = {"problems": [tuned_problem("a", 2.0, [1.0, 1.5], cudnn_ms=4.0),
                             tuned_problem("b", 1.0, [2.0]),
                             tuned_problem("c", 1.0, [0.1], valid=False)]}   # no valid family kernel: left out
@@ -245,7 +238,7 @@ def test_family_vs_shipped_takes_the_best_valid_kernel_of_the_family(tmp_path, c
 
 
 def test_family_vs_shipped_variants_split_one_family(tmp_path, capsys):
-    module = _load("family_vs_shipped")
+    module = load_bench_script("family_vs_shipped")
 
     def kernel(entry, ms):
         return {"config": {"family": "sm90"}, "entry": entry, "valid": True, "ms": ms}
@@ -261,7 +254,7 @@ def test_family_vs_shipped_variants_split_one_family(tmp_path, capsys):
 
 
 def test_table_projection_reads_the_table_kernel_against_cudnn_of_the_same_pass(tmp_path, capsys):
-    module = _load("table_projection")
+    module = load_bench_script("table_projection")
     shipped = {"family": "sm90", "dtype": "f16", "tile_m": 128, "tile_n": 128, "stages": 4, "ctas_per_sm": 1}
     other = {**shipped, "tile_n": 256}
     table = {"entries": {"n256_a_f16": {"config": shipped}, "n256_b_f16": {"config": other},
@@ -294,7 +287,7 @@ def test_table_projection_reads_the_table_kernel_against_cudnn_of_the_same_pass(
 def test_sanitizer_batch_is_small_except_for_kernels_built_for_one_problem():
     from iree_cutlass.plugin.select import select_kernel
     from iree_cutlass.workloads import dgrad_problem, resnet50_layers
-    module = _load("prepare_gpu")
+    module = load_bench_script("prepare_gpu")
     layers = {layer.tag: dgrad_problem(layer) for layer in resnet50_layers((256,), ("bf16",))}
     gemm = layers["s4_1x1_2048_512_n256_bf16"]        # the shipped table's sm90_gemm entry (session 24)
     dgrad = layers["s4_1x1_512_2048_n256_bf16"]

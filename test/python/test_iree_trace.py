@@ -1,25 +1,14 @@
 """bench/iree_trace.timeline_summary: how a traced call's host span splits into lead-in, kernels, gaps and tail,
 on a synthetic CUPTI-style trace (times in microseconds, as torch's chrome traces hold them)."""
 
-import importlib.util
-import pathlib
-import sys
-
 import pytest
 
-BENCH = pathlib.Path(__file__).resolve().parents[2] / "bench"
+from helpers import load_bench_script
 
 
 @pytest.fixture(scope="module")
 def iree_trace():
-    sys.path.insert(0, str(BENCH))
-    try:
-        spec = importlib.util.spec_from_file_location("iree_trace", BENCH / "iree_trace.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(BENCH))
+    return load_bench_script("iree_trace")
 
 
 def kernel(ts, dur, name="iree_cutlass_dgrad_sm90_f16_x"):
