@@ -273,7 +273,8 @@ __device__ __forceinline__ void run(unsigned char const* params, Recipe const* r
 // slot's worth, descriptors and padding zeroed) and the descriptor recipes. With the kernel-type macros
 // (IREE_CUTLASS_GEMM_ELEMENT, _TILE_M, _TILE_N, _PINGPONG, _CLUSTER_M, _SWAPPED) this also defines main:
 // `generator M N K SM_COUNT` (the dgrad GEMM's pixels, channels, reduction, swapped or not) prints them as one JSON
-// object with the launch grid, block and dynamic shared memory, or exits 1 with a reason (sm90_gemm.py reads it). bench/cutlass_gemm/gemm_bench.cu uses make_blob on its own kernel types.
+// object with the launch grid, block and dynamic shared memory, or exits 1 with a reason (sm90_gemm.py reads it).
+// bench/cutlass_gemm/gemm_bench.cu uses make_blob on its own kernel types.
 #include <alloca.h>
 #include <cuda.h>
 

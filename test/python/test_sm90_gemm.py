@@ -171,8 +171,8 @@ def test_a_cluster_kernel_launches_whole_clusters():
 def test_a_swapped_kernel_maps_the_filter_as_a_and_dx_column_major():
     """A swapped 2-CTA kernel (nvcc, ~25 s cold for its generator) computes dx^T[C, M] = w[C, K] x dy[M, K]^T: its
     first descriptor maps the filter (A), its second dy (B, each CTA of the cluster loading half the tile and
-    multicasting it), and its only other one dx, as channels by pixels; the push constants and the check in the entry point
-    stay the dgrad GEMM's (pixels, channels, reduction)."""
+    multicasting it), and its only other one dx, as channels by pixels; the push constants and the check in the
+    entry point stay the dgrad GEMM's (pixels, channels, reduction)."""
     p = problem(n=8, c=136, k=64)   # M = 512 pixels, two 128-channel tiles, the second ragged
     c = sm90_gemm.Sm90GemmConfig("f16", 128, 192, "cooperative", *sm90_gemm.gemm_extents(p), cluster_m=2,
                                  swapped=True)

@@ -10,7 +10,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 D=${1:?usage: table_after_tunes.sh DIR}
-[ -f "$D/a/tune.json" ] && [ -f "$D/sw/tune.json" ] || { echo "table_after_tunes: $D lacks a/tune.json or sw/tune.json" >&2; exit 2; }
+[ -f "$D/a/tune.json" ] && [ -f "$D/sw/tune.json" ] || {
+  echo "table_after_tunes: $D lacks a/tune.json or sw/tune.json" >&2; exit 2; }
 H100=bench/results/h100_2026-12-06_session26_pingpong_transposed_128
 A=$(mktemp -d)
 trap 'rm -rf "$A"' EXIT
