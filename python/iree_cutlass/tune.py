@@ -297,7 +297,12 @@ def _measure_worker(args) -> int:
 
 
 def table(args) -> int:
-    results = json.loads(args.results.read_text())
+    runs = [json.loads(path.read_text()) for path in args.results]
+    cards = {run["card"] for run in runs}
+    if len(cards) > 1:
+        print(f"iree-cutlass-tune: error: the results come from different cards ({', '.join(sorted(cards))}); "
+              "a table holds one card's measurements", file=sys.stderr)
+        return 1
     from iree_cutlass.plugin.kernels import config_from_dict, kernel_code
     from iree_cutlass.plugin.select import TUNING_DIR
     path = args.out or TUNING_DIR / f"{args.card}.json"
@@ -311,57 +316,86 @@ def table(args) -> int:
             for c in row["candidates"]:
                 code = kernel_code(c["entry"])
                 checked[code] = checked.get(code, True) and bool(c.get("valid"))
+    # Every run is judged against the table as it stood before this command (each measured its kernel beside
+    # its own candidates); where several runs would replace a problem's kernel, the largest same-run gain wins.
+    rows_by_key: dict[str, list[tuple[dict, dict]]] = {}
+    for run in runs:
+        for row in run["problems"]:
+            rows_by_key.setdefault(row["key"], []).append((run, row))
     changed = kept = unmeasured = 0
-    for row in results["problems"]:
+    for key, rows in rows_by_key.items():
         # Configs compared as configs: a table written before a field existed lacks it (its default).
-        current = entries.get(row["key"], {}).get("config")
+        current = entries.get(key, {}).get("config")
         current = config_from_dict(current) if current else None
-
-        def is_current(c) -> bool:
-            return config_from_dict(c["config"]) == current
-
-        def admitted(c) -> bool:
-            """With --valid-in, a kernel other than the table's own must have run there, and validly."""
-            if not args.valid_in:
-                return True
-            code = kernel_code(c["entry"])
-            return checked[code] if code in checked else is_current(c)
-
-        # A check-only run (measure --check-only) has no timings to choose by.
-        valid = sorted((c for c in row["candidates"] if timed_valid(c) and admitted(c)
-                        and not names_any(c["entry"], args.skip)), key=lambda c: c["ms"])
-        if not valid:
-            continue
-        if current is not None and not any(is_current(c) for c in row["candidates"]):
-            # The table's kernel was not in this run (a plan of other families): nothing measured it against the
-            # run's kernels, so it stays.
-            unmeasured += 1
-            _say(f"{row['key']}: the table's kernel {current.name} was not measured in this run: kept")
-            continue
-        same_run = next((c for c in valid if is_current(c)), None)
-        if same_run is not None and valid[0] is not same_run:
-            # The table's kernel was measured in this run too: it stays unless beaten by more than the margin.
-            if valid[0]["ms"] > same_run["ms"] * (1 - args.min_gain):
+        proposals = []   # (rank, run, row, valid): the lowest rank wins
+        for run, row in rows:
+            verdict = _judge_run(row, current, args, checked, config_from_dict, kernel_code)
+            if verdict == "unmeasured":
+                unmeasured += 1
+                _say(f"{key}: the table's kernel {current.name} was not measured in this run: kept")
+            elif verdict == "kept":
                 kept += 1
-                continue
+            elif verdict is not None:
+                proposals.append((*verdict, run, row))
+        if not proposals:
+            continue
+        rank, same_run, valid, run, row = min(proposals, key=lambda p: p[0])
+        if same_run is not None and valid[0] is not same_run:
             changed += 1
-            _say(f"{row['key']}: {same_run['entry']} {same_run['ms']:.4f} -> {valid[0]['entry']} "
-                 f"{valid[0]['ms']:.4f} ms")
-        entries[row["key"]] = {"config": valid[0]["config"], "ms": round(valid[0]["ms"], 5),
-                               "runner_up_ms": round(valid[1]["ms"], 5) if len(valid) > 1 else None,
-                               "candidates": len(row["candidates"]), "valid": len(valid),
-                               "timing": results.get("timing", "loop"),
-                               **({"cudnn_ms": round(row["cudnn_ms"], 5)} if "cudnn_ms" in row else {})}
-    document = {"card": args.card, "measured_on": results["card"], "driver": results["driver"],
-                "arch": results["arch"], "measured": results["measured"],
+            _say(f"{key}: {same_run['entry']} {same_run['ms']:.4f} -> {valid[0]['entry']} {valid[0]['ms']:.4f} ms"
+                 + (f" (the best of {len(proposals)} runs by same-run gain)" if len(proposals) > 1 else ""))
+        entries[key] = {"config": valid[0]["config"], "ms": round(valid[0]["ms"], 5),
+                        "runner_up_ms": round(valid[1]["ms"], 5) if len(valid) > 1 else None,
+                        "candidates": len(row["candidates"]), "valid": len(valid),
+                        "timing": run.get("timing", "loop"),
+                        **({"cudnn_ms": round(row["cudnn_ms"], 5)} if "cudnn_ms" in row else {})}
+    first = runs[0]
+    document = {"card": args.card, "measured_on": first["card"], "driver": first["driver"],
+                "arch": first["arch"], "measured": max(run["measured"] for run in runs),
                 "how": "iree-cutlass-tune measure: per candidate the median of CUDA-event loops of launches "
                        "(timing: loop) or of CUDA-graph replays (timing: graph); the fastest valid one wins",
                 "entries": dict(sorted(entries.items()))}
     from iree_cutlass.cli.common import write_atomically
     write_atomically(path, (json.dumps(document, indent=1) + "\n").encode())
     _say(f"wrote {len(entries)} entries to {path} ({changed} measured kernels replaced, {kept} kept within "
-         f"--min-gain {args.min_gain}, {unmeasured} not measured and kept)")
+         f"--min-gain {args.min_gain}, {unmeasured} runs without the table's kernel left it)")
     return 0
+
+
+def _judge_run(row: dict, current, args, checked: dict, config_from_dict, kernel_code):
+    """What one run says of a problem whose table kernel is `current`: None (no valid candidate), "unmeasured"
+    (the table's kernel was not in this run: nothing measured it against the run's kernels), "kept" (it won, or
+    lost by no more than --min-gain), or (rank, same_run, valid) proposing valid[0] for the entry. The rank orders
+    proposals of several runs: the same-run gain over the table's kernel (-gain); a table kernel that ran and
+    failed next (it must go; 0); with no table kernel, the time as a fraction of the run's cuDNN (1 + ratio; the
+    run's order where cuDNN was not timed); last, the table's kernel winning its run (its entry re-timed)."""
+    def is_current(c) -> bool:
+        return config_from_dict(c["config"]) == current
+
+    def admitted(c) -> bool:
+        """With --valid-in, a kernel other than the table's own must have run there, and validly."""
+        if not args.valid_in:
+            return True
+        code = kernel_code(c["entry"])
+        return checked[code] if code in checked else is_current(c)
+
+    # A check-only run (measure --check-only) has no timings to choose by.
+    valid = sorted((c for c in row["candidates"] if timed_valid(c) and admitted(c)
+                    and not names_any(c["entry"], args.skip)), key=lambda c: c["ms"])
+    if not valid:
+        return None
+    if current is not None and not any(is_current(c) for c in row["candidates"]):
+        return "unmeasured"
+    same_run = next((c for c in valid if is_current(c)), None)
+    if same_run is not None:
+        if valid[0] is same_run:
+            return 2e9, same_run, valid
+        if valid[0]["ms"] > same_run["ms"] * (1 - args.min_gain):
+            return "kept"
+        return -same_run["ms"] / valid[0]["ms"], same_run, valid
+    if current is not None:
+        return 0.0, None, valid
+    return (1 + valid[0]["ms"] / row["cudnn_ms"] if row.get("cudnn_ms") else 1e9), None, valid
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -421,7 +455,10 @@ def main(argv: list[str] | None = None) -> int:
                            help="keep the results already in --out and measure only what they lack")
     p_measure.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     p_table = sub.add_parser("table", help="write the fastest valid candidate per problem to a tuning table")
-    p_table.add_argument("--results", type=pathlib.Path, required=True)
+    p_table.add_argument("--results", type=pathlib.Path, nargs="+", required=True, metavar="RESULTS",
+                         help="measure results; several runs are each judged against the table as it stood, and "
+                              "where more than one would replace a problem's kernel the largest same-run gain "
+                              "over it wins")
     p_table.add_argument("--card", default="h200")
     p_table.add_argument("--out", type=pathlib.Path, default=None)
     p_table.add_argument("--skip", nargs="+", default=[], metavar="SUBSTRING",

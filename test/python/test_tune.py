@@ -123,6 +123,49 @@ def test_table_keeps_a_kernel_the_run_did_not_measure_and_replaces_one_that_fail
     assert config_from_dict(json.loads(out.read_text())["entries"][problem.key()]["config"]) == configs[0]
 
 
+def test_table_of_several_runs_takes_the_largest_same_run_gain_over_the_table_kernel(tmp_path, capsys):
+    # Two runs of different candidates, each beside the table's kernel (configs[0]): the one that beats it by more
+    # in its own run wins, though its time is longer (the runs' clocks differ); a run without the table's kernel
+    # is no evidence either way.
+    problem = dgrad_problem(resnet50_layers((8,), ("f16",))[5])
+    out = tmp_path / "h200.json"
+    results, configs = _results(problem, [0.20, 0.30])
+    (tmp_path / "first.json").write_text(json.dumps(results))
+    assert tune.main(["table", "--results", str(tmp_path / "first.json"), "--out", str(out)]) == 0
+    assert config_from_dict(json.loads(out.read_text())["entries"][problem.key()]["config"]) == configs[0]
+    slow_clock, _ = _results(problem, [0.40, 0.30])              # configs[1] 1.33x faster than configs[0]
+    fast_clock, three = _results(problem, [0.20, 0.18, 0.19])    # three[1] 1.11x faster, configs[1] 1.05x
+    without_table_kernel = {**fast_clock, "problems": [{**fast_clock["problems"][0],
+                                                         "candidates": fast_clock["problems"][0]["candidates"][1:]}]}
+    for name, run in (("a", slow_clock), ("b", fast_clock), ("c", without_table_kernel)):
+        (tmp_path / f"{name}.json").write_text(json.dumps(run))
+    assert tune.main(["table", "--results", str(tmp_path / "b.json"), str(tmp_path / "a.json"),
+                      str(tmp_path / "c.json"), "--out", str(out), "--min-gain", "0.01"]) == 0
+    entry = json.loads(out.read_text())["entries"][problem.key()]
+    assert config_from_dict(entry["config"]) == configs[1] and entry["ms"] == 0.3
+    err = capsys.readouterr().err
+    assert "the best of 2 runs by same-run gain" in err and "was not measured in this run: kept" in err
+    # Read one at a time, the first run's winner would have stood: the table kernel is no longer in the second.
+    assert tune.main(["table", "--results", str(tmp_path / "first.json"), "--out", str(out)]) == 0
+    for name in ("b", "a"):
+        assert tune.main(["table", "--results", str(tmp_path / f"{name}.json"), "--out", str(out),
+                          "--min-gain", "0.01"]) == 0
+    assert config_from_dict(json.loads(out.read_text())["entries"][problem.key()]["config"]) == three[1]
+
+
+def test_table_of_runs_on_different_cards_is_refused(tmp_path, capsys):
+    problem = dgrad_problem(resnet50_layers((8,), ("f16",))[5])
+    out = tmp_path / "h200.json"
+    for name, card in (("a", "NVIDIA H200"), ("b", "NVIDIA H100 80GB HBM3")):
+        results, _ = _results(problem, [0.2, 0.3])
+        (tmp_path / f"{name}.json").write_text(json.dumps({**results, "card": card}))
+    assert tune.main(["table", "--results", str(tmp_path / "a.json"), str(tmp_path / "b.json"),
+                      "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    errors = [line for line in err.splitlines() if "error" in line]
+    assert len(errors) == 1 and "different cards" in errors[0] and not out.exists()
+
+
 def _replace_nvcc_with_empty_files(tmp_path, monkeypatch):
     """`build` without nvcc: each kernel "built" is an empty file named for it."""
     import types
