@@ -134,9 +134,13 @@ def generator_defines(config: Sm90GemmConfig) -> dict[str, str]:
     """The macros that pick the generator's kernel type (sm90_gemm.cuh)."""
     return {"IREE_CUTLASS_GEMM_ELEMENT": _ELEMENT_TYPES[config.dtype], "IREE_CUTLASS_GEMM_TILE_M": str(config.tile_m),
             "IREE_CUTLASS_GEMM_TILE_N": str(config.tile_n),
-            "IREE_CUTLASS_GEMM_PINGPONG": "true" if config.schedule == "pingpong" else "false",
+            "IREE_CUTLASS_GEMM_PINGPONG": _cpp_bool(config.schedule == "pingpong"),
             "IREE_CUTLASS_GEMM_CLUSTER_M": str(config.cluster_m),
-            "IREE_CUTLASS_GEMM_SWAPPED": "true" if config.swapped else "false"}
+            "IREE_CUTLASS_GEMM_SWAPPED": _cpp_bool(config.swapped)}
+
+
+def _cpp_bool(value: bool) -> str:
+    return "true" if value else "false"
 
 
 def launch_geometry(config: Sm90GemmConfig, problem: DgradProblem) -> GemmLaunch:
@@ -209,8 +213,8 @@ def generate_source(config: Sm90GemmConfig) -> str:
     header = HEADER.read_text().replace("#pragma once\n", "")
     return header + _ENTRY.format(
         name=config.name, m=config.m, n=config.n, k=config.k, element=_ELEMENT_TYPES[config.dtype],
-        tile_m=config.tile_m, tile_n=config.tile_n, pingpong=str(config.schedule == "pingpong").lower(),
-        cluster_m=config.cluster_m, swapped=str(config.swapped).lower(),
+        tile_m=config.tile_m, tile_n=config.tile_n, pingpong=_cpp_bool(config.schedule == "pingpong"),
+        cluster_m=config.cluster_m, swapped=_cpp_bool(config.swapped),
         params_bytes=out["params_bytes"], slot_bytes=out["slot_bytes"], smem=out["smem_bytes"],
         params=_byte_lines(out["params"]), recipe_count=len(out["recipes"]),
         recipes="".join(_recipe_line(r) for r in out["recipes"]), grid_x=out["grid"][0], grid_y=out["grid"][1],
