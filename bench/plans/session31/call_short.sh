@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # GPU call (session 31) for the end of a session's device time, ~190 s. On an H200: the H200 tune of session 26's
 # plan first (session27/call2.sh, ~80 s: its kernels' numerics and sanitizers were run on an H100 in session 26, so
-# this tune alone can make table entries), then the swapped GEMM kernels' tune for what time is left ($OUT/sw). On
+# this tune alone can make table entries), then the swapped GEMM kernels' tune for what time is left ($OUT/sw; their
+# numerics and sanitizers ran on an H100 in session 32, so it too can make entries: table_after_tunes.sh). On
 # another card: the swapped kernels' tune and their random numerics ($OUT/sw).
 # carry: out/p26a.tgz out/p31.tgz
 source "$(dirname "$0")/../lib.sh"

@@ -10,7 +10,9 @@
 #      with the 128-channel tiles (the `_128` files hold every ping-pong transposed candidate of the plan; the ones
 #      without `_128` lack the 128x128 ones). Its new kernels are named whole or by suffix, so that the shipped
 #      ping-pong halo kernels (`_pp_tr_hl...`) are not taken for new ones;
-#  sw. the swapped GEMM kernels ($DIR/sw), with their own random numerics and sanitizer logs from the same call.
+#  sw. the swapped GEMM kernels ($DIR/sw): session 32's H100 run of the same kernels (call_sw.sh: every one valid on
+#      the random plain GEMMs, memcheck and racecheck clean), and the call's own random numerics where it has them
+#      (call_short.sh's H200 branch times the tunes alone).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 D=${1:?usage: table_after_tunes.sh DIR}
@@ -20,13 +22,16 @@ H100=bench/results/h100_2026-12-06_session26_pingpong_transposed_128
 skip_a=$(python3 bench/sanitizer_logs.py --logs "${H100}_memcheck.txt" "${H100}_racecheck.txt" \
   --unverified-in "$D/a/tune.json" \
   --only _pp_m2_tr _pp_n2_tr 64x64_s8_c1_pp_tr 256x64x64_s4_c1_pp_tr 128x128x64_s5_c1_pp_tr)
-skip_sw=$(python3 bench/sanitizer_logs.py --logs "$D/sw/memcheck.txt" "$D/sw/racecheck.txt" \
+SW=bench/results/h100_2026-12-07_session32_swapped
+skip_sw=$(python3 bench/sanitizer_logs.py --logs "${SW}_memcheck.txt" "${SW}_racecheck.txt" \
   --unverified-in "$D/sw/tune.json" --only _sw)
+valid_in=("${H100}_random.json" "${SW}_random.json")
+[ -f "$D/sw/random.json" ] && valid_in+=("$D/sw/random.json")
 echo "[table_after_tunes] not shown clean by the sanitizers, never chosen: $(wc -w <<<"$skip_a") of a," \
   "$(wc -w <<<"$skip_sw") of sw"
 read -r -a skip <<<"$skip_a $skip_sw"
 iree-cutlass-tune table --results "$D/a/tune.json" "$D/sw/tune.json" --card h200 --min-gain 0.01 \
-  --valid-in "${H100}_random.json" "$D/sw/random.json" ${skip[0]+--skip "${skip[@]}"}
+  --valid-in "${valid_in[@]}" ${skip[0]+--skip "${skip[@]}"}
 git --no-pager diff --stat plugin/tuning/h200.json
 echo "[table_after_tunes] next: commit the table, rebuild the whole check's bundle from the commit and run it:"
 echo "  python3 bench/prepare_gpu.py --out out/gpu --stock --amortized --variants donated pipelined; tar czf out/gpu.tgz -C out gpu"
