@@ -34,5 +34,6 @@ iree-cutlass-tune table --results "$D/a/tune.json" "$D/sw/tune.json" --card h200
   --valid-in "${valid_in[@]}" ${skip[0]+--skip "${skip[@]}"}
 git --no-pager diff --stat plugin/tuning/h200.json
 echo "[table_after_tunes] next: commit the table, rebuild the whole check's bundle from the commit and run it:"
-echo "  python3 bench/prepare_gpu.py --out out/gpu --stock --amortized --variants donated pipelined; tar czf out/gpu.tgz -C out gpu"
+echo "  python3 bench/prepare_gpu.py --out out/gpu --stock --amortized --variants donated pipelined"
+echo "  tar czf out/gpu.tgz -C out gpu"
 echo "  then bench/plans/session25/callF.sh (carry out/gpu.tgz and the runtime wheel)"
