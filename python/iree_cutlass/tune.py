@@ -16,6 +16,7 @@ import argparse
 import dataclasses
 import datetime
 import json
+import math
 import pathlib
 import shutil
 import sys
@@ -327,9 +328,9 @@ def table(args) -> int:
         # Configs compared as configs: a table written before a field existed lacks it (its default).
         current = entries.get(key, {}).get("config")
         current = config_from_dict(current) if current else None
-        proposals = []   # (rank, run, row, valid): the lowest rank wins
+        proposals = []   # (rank, same_run, valid, run, row): the lowest rank wins
         for run, row in rows:
-            verdict = _judge_run(row, current, args, checked, config_from_dict, kernel_code)
+            verdict = _judge_run(row, current, args, checked)
             if verdict == "unmeasured":
                 unmeasured += 1
                 _say(f"{key}: the table's kernel {current.name} was not measured in this run: kept")
@@ -339,7 +340,7 @@ def table(args) -> int:
                 proposals.append((*verdict, run, row))
         if not proposals:
             continue
-        rank, same_run, valid, run, row = min(proposals, key=lambda p: p[0])
+        _, same_run, valid, run, row = min(proposals, key=lambda p: p[0])
         if same_run is not None and valid[0] is not same_run:
             changed += 1
             _say(f"{key}: {same_run['entry']} {same_run['ms']:.4f} -> {valid[0]['entry']} {valid[0]['ms']:.4f} ms"
@@ -362,13 +363,16 @@ def table(args) -> int:
     return 0
 
 
-def _judge_run(row: dict, current, args, checked: dict, config_from_dict, kernel_code):
+def _judge_run(row: dict, current, args, checked: dict):
     """What one run says of a problem whose table kernel is `current`: None (no valid candidate), "unmeasured"
     (the table's kernel was not in this run: nothing measured it against the run's kernels), "kept" (it won, or
-    lost by no more than --min-gain), or (rank, same_run, valid) proposing valid[0] for the entry. The rank orders
-    proposals of several runs: the same-run gain over the table's kernel (-gain); a table kernel that ran and
-    failed next (it must go; 0); with no table kernel, the time as a fraction of the run's cuDNN (1 + ratio; the
-    run's order where cuDNN was not timed); last, the table's kernel winning its run (its entry re-timed)."""
+    lost by no more than --min-gain), or (rank, same_run, valid) proposing valid[0] for the entry. The rank, a
+    (tier, value) pair, orders proposals of several runs: first a kernel beating the table's by the largest
+    same-run gain; then a run where the table's kernel ran and failed (it must go); then, with no table kernel, the
+    lowest time as a fraction of the run's cuDNN (the runs' order where cuDNN was not timed); last, the table's
+    kernel winning its run (its entry re-timed)."""
+    from iree_cutlass.plugin.kernels import config_from_dict, kernel_code
+
     def is_current(c) -> bool:
         return config_from_dict(c["config"]) == current
 
@@ -389,13 +393,13 @@ def _judge_run(row: dict, current, args, checked: dict, config_from_dict, kernel
     same_run = next((c for c in valid if is_current(c)), None)
     if same_run is not None:
         if valid[0] is same_run:
-            return 2e9, same_run, valid
+            return (3, 0.0), same_run, valid
         if valid[0]["ms"] > same_run["ms"] * (1 - args.min_gain):
             return "kept"
-        return -same_run["ms"] / valid[0]["ms"], same_run, valid
+        return (0, -same_run["ms"] / valid[0]["ms"]), same_run, valid
     if current is not None:
-        return 0.0, None, valid
-    return (1 + valid[0]["ms"] / row["cudnn_ms"] if row.get("cudnn_ms") else 1e9), None, valid
+        return (1, 0.0), None, valid
+    return (2, valid[0]["ms"] / row["cudnn_ms"] if row.get("cudnn_ms") else math.inf), None, valid
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -12,8 +12,6 @@ import pytest
 from helpers import load_bench_script
 
 
-
-
 @pytest.fixture(scope="module")
 def gpu_check():
     return load_bench_script("gpu_check")

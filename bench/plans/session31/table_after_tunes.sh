@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# After call_tunes.sh on an H200 (here, no GPU): the tuning table from both of its tunes at once.
+# After call_tunes.sh or call_short.sh on an H200 (here, no GPU): the tuning table from both of its tunes at once.
 #   bash bench/plans/session31/table_after_tunes.sh DIR    # DIR: what the call returned (a/ and sw/)
 # Both runs measured each problem's shipped kernel beside their candidates, and both hold the four plain-GEMM layers:
 # read one after the other, a kernel the first put in the table would stand unmeasured by the second. So one
