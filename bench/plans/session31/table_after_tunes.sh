@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # After call_tunes.sh or call_short.sh on an H200 (here, no GPU): the tuning table from both of its tunes at once.
-#   bash bench/plans/session31/table_after_tunes.sh DIR    # DIR: what the call returned (a/ and sw/)
+#   bash bench/plans/session31/table_after_tunes.sh DIR    # DIR: what the call returned (a/ and sw/; sw2/ from
+#                                                          # session33/call1.sh)
 # Both runs measured each problem's shipped kernel beside their candidates, and both hold the four plain-GEMM layers:
 # read one after the other, a kernel the first put in the table would stand unmeasured by the second. So one
 # `table` reads both (each judged against the shipped table; where both beat a kernel by more than 1%, the larger
@@ -23,14 +24,18 @@ skip_a=$(python3 bench/sanitizer_logs.py --logs "${H100}_memcheck.txt" "${H100}_
   --unverified-in "$D/a/tune.json" \
   --only _pp_m2_tr _pp_n2_tr 64x64_s8_c1_pp_tr 256x64x64_s4_c1_pp_tr 128x128x64_s5_c1_pp_tr)
 SW=bench/results/h100_2026-12-07_session32_swapped
-skip_sw=$(python3 bench/sanitizer_logs.py --logs "${SW}_memcheck.txt" "${SW}_racecheck.txt" \
-  --unverified-in "$D/sw/tune.json" --only _sw)
+# sw2: session 33's run of the same five swapped kernels on three more plain-GEMM layers, where the call has it.
+runs=("$D/a/tune.json" "$D/sw/tune.json")
+[ -f "$D/sw2/tune.json" ] && runs+=("$D/sw2/tune.json")
+skip_sw=$(for run in "${runs[@]:1}"; do
+  python3 bench/sanitizer_logs.py --logs "${SW}_memcheck.txt" "${SW}_racecheck.txt" --unverified-in "$run" --only _sw
+done)
 valid_in=("${H100}_random.json" "${SW}_random.json")
 [ -f "$D/sw/random.json" ] && valid_in+=("$D/sw/random.json")
 echo "[table_after_tunes] not shown clean by the sanitizers, never chosen: $(wc -w <<<"$skip_a") of a," \
-  "$(wc -w <<<"$skip_sw") of sw"
+  "$(wc -w <<<"$skip_sw") of sw and sw2"
 read -r -a skip <<<"$skip_a $skip_sw"
-iree-cutlass-tune table --results "$D/a/tune.json" "$D/sw/tune.json" --card h200 --min-gain 0.01 \
+iree-cutlass-tune table --results "${runs[@]}" --card h200 --min-gain 0.01 \
   --valid-in "${valid_in[@]}" ${skip[0]+--skip "${skip[@]}"}
 git --no-pager diff --stat plugin/tuning/h200.json
 echo "[table_after_tunes] next: commit the table, rebuild the whole check's bundle from the commit and run it:"
