@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# GPU call 2 (session 33), for when too little device time is left for call1.sh: on an H200 its three tunes alone
+# (~270 s: $OUT/a, $OUT/sw, $OUT/sw2; table_after_tunes.sh makes the table from them), the candidate check left for
+# a later call; on another card its candidate check alone (~220 s, $OUT/cand).
+# carry: out/p26a.tgz out/p31.tgz out/p33.tgz out/gpu33c.tgz .whl
+here="$(dirname "$0")"
+source "$here/../lib.sh"
+card
+if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
+  bash "$here/../session31/call_short.sh"
+  tar xzf out/p33.tgz -C out
+  mkdir -p "$OUT/sw2"
+  T tune sw2
+  OUT="$OUT/sw2" tune_measure out/tune33 100 tune.json
+else
+  tar xzf out/gpu33c.tgz -C out
+  mkdir -p "$OUT/cand"
+  T check
+  OUT="$OUT/cand" timeout 300 bash bench/gpu_check.sh --bundle out/gpu33c --bench --bench-dtypes f16 bf16 \
+    --only n256 2>&1 | tail -6
+fi
+T done
