@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
-# Here (no GPU), ~8 min: the candidate bundle out/gpu33c.tgz for call1.sh. It is main's table with the entries that
-# table_after_tunes.sh's rule picks from the two H100 tunes of the pending plans (session 26's ping-pong transposed
-# tiles, `_128` run; session 32's swapped GEMM kernels), built by prepare_gpu.py; then the committed table is
-# restored. The table is never committed from H100 timings: this bundle only lets one H200 call time the likely
-# next table beside cuDNN in the same call as the H200 tunes that decide it.
+# Here (no GPU), ~9 min: the candidate bundle out/gpu33c.tgz for call1.sh. It is main's table with the entries that
+# table_after_tunes.sh's rule picks from the three H100 tunes of the pending plans (session 26's ping-pong transposed
+# tiles, `_128` run; session 32's swapped GEMM kernels; session 33's, build_sw2.sh), built by prepare_gpu.py; then
+# the committed table is restored. The table is never committed from H100 timings: this bundle only lets one H200
+# call time the likely next table beside cuDNN in the same call as the H200 tunes that decide it.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 git diff --quiet plugin/tuning/h200.json || { echo "build_candidate: plugin/tuning/h200.json has changes" >&2; exit 1; }
 trap 'git checkout -q plugin/tuning/h200.json' EXIT
 D=$(mktemp -d)
-mkdir -p $D/a $D/sw
+mkdir -p $D/a $D/sw $D/sw2
 cp bench/results/h100_2026-12-06_session26_pingpong_transposed_128_tune.json $D/a/tune.json
 cp bench/results/h100_2026-12-07_session32_swapped_tune.json $D/sw/tune.json
+cp bench/results/h100_2026-12-07_session33_swapped_sw2_tune.json $D/sw2/tune.json
 bash bench/plans/session31/table_after_tunes.sh $D 2>&1 | grep -v '^\[tune\] n\|^  '
 python3 bench/prepare_gpu.py --out out/gpu33c --stock --amortized --variants donated pipelined || true
 tar czf out/gpu33c.tgz -C out gpu33c
