@@ -11,12 +11,9 @@ if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
   tar xzf out/p33.tgz -C out
   mkdir -p "$OUT/sw2"
   T tune sw2
-  OUT="$OUT/sw2" tune_measure out/tune33 100 tune.json
+  tune_measure out/tune33 100 sw2/tune.json
 else
   tar xzf out/gpu33c.tgz -C out
-  mkdir -p "$OUT/cand"
-  T check
-  OUT="$OUT/cand" timeout 300 bash bench/gpu_check.sh --bundle out/gpu33c --bench --bench-dtypes f16 bf16 \
-    --only n256 2>&1 | tail -6
+  checks_n256 cand:out/gpu33c
 fi
 T done
