@@ -2,7 +2,7 @@
 
     python3 bench/sanitizer_logs.py --logs memcheck.txt racecheck.txt                  # a line per kernel
     python3 bench/sanitizer_logs.py --logs memcheck.txt racecheck.txt \\
-        --unverified-in tune.json --only _e1 _ts       # entry points for `iree-cutlass-tune table --skip`
+        --unverified-in tune.json [more.json] --only _e1 _ts   # entry points for `iree-cutlass-tune table --skip`
 
 A kernel is clean when every log has its launch line (`<entry> on <tag> unwritten=0`, printed after the launch
 returned, so after the sanitizer reported on it) and no sanitizer line names it (memcheck's and racecheck's
@@ -48,23 +48,23 @@ def clean_kernels(texts: list[str]) -> tuple[set[str], set[str]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--logs", type=pathlib.Path, nargs="+", required=True)
-    parser.add_argument("--unverified-in", type=pathlib.Path, default=None, metavar="RESULTS",
+    parser.add_argument("--unverified-in", type=pathlib.Path, nargs="+", default=None, metavar="RESULTS",
                         help="print the candidates of these measure results that the logs do not show clean")
     parser.add_argument("--only", nargs="+", default=[""], metavar="SUBSTRING",
                         help="with --unverified-in: only candidates whose entry point contains one of these")
     args = parser.parse_args(argv)
     try:
         texts = [log.read_text(errors="replace") for log in args.logs]
-        results = json.loads(args.unverified_in.read_text()) if args.unverified_in else None
+        runs = [json.loads(path.read_text()) for path in args.unverified_in or []]
     except (OSError, ValueError) as error:
         print(f"sanitizer_logs: error: {error}", file=sys.stderr)
         return 1
     clean, flagged = clean_kernels(texts)
-    if results is None:
+    if not runs:
         for entry in sorted(clean | flagged):
             print(f"{entry} {'flagged' if entry in flagged else 'clean'}")
         return 0
-    entries = {c["entry"] for row in results["problems"] for c in row["candidates"]}
+    entries = {c["entry"] for run in runs for row in run["problems"] for c in row["candidates"]}
     print(" ".join(sorted(e for e in entries if any(part in e for part in args.only) and kernel_code(e) not in clean)))
     return 0
 

@@ -5,6 +5,11 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 T() { echo "=== $(date +%T) $*"; }
 export PYTHONPATH=$PWD/python PYTHONUNBUFFERED=1
 
+# The swapped sm90_gemm candidates (session 31; tiles of channels by pixels) that session 32's H100 run checked
+# (random plain GEMMs, memcheck, racecheck): the plans that time them on more layers name these, so that the table
+# can vouch for them by kernel code with those logs.
+SWAPPED_CANDIDATES=(128x192_co_sw 128x192_co_c2_sw 128x256_co_c2_sw 256x128_co_c2_sw 128x128_pp_c2_sw)
+
 # Numerics of a random-problem plan (check only), then memcheck and racecheck over a sanitizer plan, into $OUT.
 #   numerics_and_sanitizers out/randNN out/sanNN
 numerics_and_sanitizers() {

@@ -212,6 +212,15 @@ def test_sanitizer_logs_vouch_for_a_gemm_kernel_code_on_any_problem(tmp_path):
         assert logs.main(["--logs", str(tmp_path / "m.txt"), "--unverified-in", str(tmp_path / "tune.json"),
                           "--only", "iree_cutlass_gemm_"]) == 0
     assert printed.getvalue().split() == sorted([co + layer, other + layer])
+    # Several runs at once (the tunes of one call): the candidates of all of them.
+    second = "_m50176_n256_k1024"
+    (tmp_path / "tune2.json").write_text(json.dumps(
+        {"problems": [{"candidates": [{"entry": e + second} for e in (pp, co)]}]}))
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert logs.main(["--logs", str(tmp_path / "m.txt"), "--unverified-in", str(tmp_path / "tune.json"),
+                          str(tmp_path / "tune2.json"), "--only", "iree_cutlass_gemm_"]) == 0
+    assert printed.getvalue().split() == sorted([co + layer, other + layer, co + second])
 
 
 def tuned_problem(key, shipped_ms, family_ms, cudnn_ms=None, valid=True):

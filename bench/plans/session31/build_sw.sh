@@ -6,13 +6,12 @@
 # on one random plain GEMM of each type (out/rand31, also the sanitizer plan).
 source "$(dirname "$0")/../lib.sh"
 set -e
-CANDIDATES=(128x192_co_sw 128x192_co_c2_sw 128x256_co_c2_sw 256x128_co_c2_sw 128x128_pp_c2_sw)
 LAYERS=(_h7_w7_c512_k2048_r1_s1_ _h7_w7_c2048_k512_r1_s1_ _h14_w14_c1024_k512_r1_s1_ _h14_w14_c1024_k256_r1_s1_)
 RANDOM_GEMMS=(n3_h21_w11_c136_k64_r1_s1_p21_q11_pad0x0_str1x1_f16 n3_h2_w30_c160_k80_r1_s1_p2_q30_pad0x0_str1x1_bf16)
 rm -rf out/tune31 out/rand31
 python3 -m iree_cutlass.tune build --out out/tune31 --families sm90_gemm --batches 256 --dtypes f16 bf16 --jobs 2 \
-  --only "${LAYERS[@]}" --candidates "${CANDIDATES[@]}"
+  --only "${LAYERS[@]}" --candidates "${SWAPPED_CANDIDATES[@]}"
 python3 -m iree_cutlass.tune build --out out/rand31 --families sm90_gemm --random 200 --seed 25 --channel-multiple 8 \
-  --jobs 2 --only "${RANDOM_GEMMS[@]}" --candidates "${CANDIDATES[@]}"
+  --jobs 2 --only "${RANDOM_GEMMS[@]}" --candidates "${SWAPPED_CANDIDATES[@]}"
 tar czf out/p31.tgz -C out tune31 rand31
 echo "[build_sw] done at $(git rev-parse --short HEAD)"

@@ -27,9 +27,8 @@ SW=bench/results/h100_2026-12-07_session32_swapped
 # sw2: session 33's run of the same five swapped kernels on three more plain-GEMM layers, where the call has it.
 runs=("$D/a/tune.json" "$D/sw/tune.json")
 [ -f "$D/sw2/tune.json" ] && runs+=("$D/sw2/tune.json")
-skip_sw=$(for run in "${runs[@]:1}"; do
-  python3 bench/sanitizer_logs.py --logs "${SW}_memcheck.txt" "${SW}_racecheck.txt" --unverified-in "$run" --only _sw
-done)
+skip_sw=$(python3 bench/sanitizer_logs.py --logs "${SW}_memcheck.txt" "${SW}_racecheck.txt" \
+  --unverified-in "${runs[@]:1}" --only _sw)
 valid_in=("${H100}_random.json" "${SW}_random.json")
 [ -f "$D/sw/random.json" ] && valid_in+=("$D/sw/random.json")
 echo "[table_after_tunes] not shown clean by the sanitizers, never chosen: $(wc -w <<<"$skip_a") of a," \

@@ -7,10 +7,9 @@
 # racecheck: bench/results/h100_2026-12-07_session32_swapped_*).
 source "$(dirname "$0")/../lib.sh"
 set -e
-CANDIDATES=(128x192_co_sw 128x192_co_c2_sw 128x256_co_c2_sw 256x128_co_c2_sw 128x128_pp_c2_sw)
 LAYERS=(_h28_w28_c512_k256_r1_s1_ _h28_w28_c128_k512_r1_s1_ _h14_w14_c256_k1024_r1_s1_)
 rm -rf out/tune33
 python3 -m iree_cutlass.tune build --out out/tune33 --families sm90_gemm --batches 256 --dtypes f16 bf16 --jobs 2 \
-  --only "${LAYERS[@]}" --candidates "${CANDIDATES[@]}"
+  --only "${LAYERS[@]}" --candidates "${SWAPPED_CANDIDATES[@]}"
 tar czf out/p33.tgz -C out tune33
 echo "[build_sw2] done at $(git rev-parse --short HEAD)"

@@ -15,12 +15,10 @@ if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
 fi
 source "$here/../lib.sh"
 card
-if [ -f out/p33.tgz ]; then
-  tar xzf out/p33.tgz -C out
-  mkdir -p "$OUT/sw2"
-  T tune sw2
-  tune_measure out/tune33 100 sw2/tune.json
-fi
+tar xzf out/p33.tgz -C out
+mkdir -p "$OUT/sw2"
+T tune sw2
+tune_measure out/tune33 100 sw2/tune.json
 tar xzf out/gpu33c.tgz -C out
 checks_n256 cand:out/gpu33c
 T done
