@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# GPU call (session 34). On an H200 (~540 s): session 33's call1.sh (the three pending H200 tunes into $OUT/a,
+# $OUT/sw, $OUT/sw2, then the batch-256 whole check of the candidate bundle into $OUT/cand), then memcheck and
+# racecheck over the candidate bundle's kernels while the call has time left. `call.sh short` (~330 s on an H200):
+# the tunes alone (session 33's call2.sh), then the sanitizers. On another card (~60 s): the sanitizers alone;
+# session 33's H100 run already measured the rest there, and they never ran on this bundle.
+# carry: out/p26a.tgz out/p31.tgz out/p33.tgz out/gpu33c.tgz .whl
+here="$(dirname "$0")"
+if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
+  if [ "${1:-}" = short ]; then bash "$here/../session33/call2.sh"; else bash "$here/../session33/call1.sh"; fi
+fi
+source "$here/../lib.sh"
+card
+[ -d out/gpu33c ] || tar xzf out/gpu33c.tgz -C out
+if (( SECONDS < 520 )); then
+  T memcheck
+  timeout 30 compute-sanitizer --tool memcheck python3 bench/sanitize_kernels.py --bundle out/gpu33c \
+    > $OUT/cand_memcheck.txt 2>&1
+  tail -2 $OUT/cand_memcheck.txt
+  T racecheck
+  timeout 30 compute-sanitizer --tool racecheck python3 bench/sanitize_kernels.py --bundle out/gpu33c --only _sm90_ \
+    > $OUT/cand_racecheck.txt 2>&1
+  tail -2 $OUT/cand_racecheck.txt
+fi
+T done
