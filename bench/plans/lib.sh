@@ -14,12 +14,19 @@ SWAPPED_CANDIDATES=(128x192_co_sw 128x192_co_c2_sw 128x256_co_c2_sw 256x128_co_c
 #   numerics_and_sanitizers out/randNN out/sanNN
 numerics_and_sanitizers() {
   random_numerics "$1"
-  T memcheck
-  timeout 60 compute-sanitizer --tool memcheck python3 bench/sanitize_kernels.py --plan "$2" > $OUT/memcheck.txt 2>&1
-  tail -2 $OUT/memcheck.txt
-  T racecheck
-  timeout 100 compute-sanitizer --tool racecheck python3 bench/sanitize_kernels.py --plan "$2" > $OUT/racecheck.txt 2>&1
-  tail -2 $OUT/racecheck.txt
+  sanitizer memcheck 60 memcheck.txt --plan "$2"
+  sanitizer racecheck 100 racecheck.txt --plan "$2"
+}
+
+# One compute-sanitizer tool over bench/sanitize_kernels.py with ARGS (bundles or plans) within SECONDS, its log
+# into $OUT/FILE.
+#   sanitizer memcheck|racecheck SECONDS FILE ARGS...
+sanitizer() {
+  local tool=$1 seconds=$2 file=$3
+  shift 3
+  T "$tool"
+  timeout "$seconds" compute-sanitizer --tool "$tool" python3 bench/sanitize_kernels.py "$@" > "$OUT/$file" 2>&1
+  tail -2 "$OUT/$file"
 }
 
 # Numerics of a random-problem plan (check only), into $OUT/random.json.
@@ -43,6 +50,11 @@ tune_call() {
 # The card and its clocks.
 card() {
   nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.sm --format=csv
+}
+
+# Whether the card is an H200 (the table's card: only its timings make table entries).
+on_h200() {
+  [[ "$(nvidia-smi --query-gpu=name --format=csv,noheader)" == *H200* ]]   # no pipe: pipefail and grep -q race
 }
 
 # A tune plan's candidates beside each layer's shipped kernel and cuDNN (CUDA graphs) within SECONDS, into $OUT/NAME.

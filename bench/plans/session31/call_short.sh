@@ -8,7 +8,7 @@
 source "$(dirname "$0")/../lib.sh"
 tar xzf out/p31.tgz -C out
 mkdir -p $OUT/sw
-if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
+if on_h200; then
   bash "$(dirname "$0")/../session27/call2.sh"
   OUT=$OUT/sw tune_measure out/tune31 95 tune.json
 else

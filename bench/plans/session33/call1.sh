@@ -10,10 +10,10 @@
 # Then, here: bash bench/plans/session31/table_after_tunes.sh DIR (on an H200's DIR).
 # carry: out/p26a.tgz out/p31.tgz out/p33.tgz out/gpu33c.tgz .whl
 here="$(dirname "$0")"
-if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
+source "$here/../lib.sh"
+if on_h200; then
   bash "$here/../session31/call_short.sh"
 fi
-source "$here/../lib.sh"
 card
 tar xzf out/p33.tgz -C out
 mkdir -p "$OUT/sw2"

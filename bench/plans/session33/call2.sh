@@ -6,7 +6,7 @@
 here="$(dirname "$0")"
 source "$here/../lib.sh"
 card
-if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
+if on_h200; then
   bash "$here/../session31/call_short.sh"
   tar xzf out/p33.tgz -C out
   mkdir -p "$OUT/sw2"

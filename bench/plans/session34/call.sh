@@ -7,23 +7,16 @@
 # nothing (session 33's H100 run measured the rest there).
 # carry: out/p26a.tgz out/p31.tgz out/p33.tgz out/gpu33c.tgz .whl
 here="$(dirname "$0")"
-if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
-  if [ "${1:-}" = short ]; then bash "$here/../session33/call2.sh"; else bash "$here/../session33/call1.sh"; fi
-elif [ "${1:-}" != sanitize ]; then
-  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-  exit 0
-fi
 source "$here/../lib.sh"
 card
+if on_h200; then
+  if [ "${1:-}" = short ]; then bash "$here/../session33/call2.sh"; else bash "$here/../session33/call1.sh"; fi
+elif [ "${1:-}" != sanitize ]; then
+  exit 0
+fi
 [ -d out/gpu33c ] || tar xzf out/gpu33c.tgz -C out
 if (( SECONDS < 520 )); then
-  T memcheck
-  timeout 30 compute-sanitizer --tool memcheck python3 bench/sanitize_kernels.py --bundle out/gpu33c \
-    > $OUT/cand_memcheck.txt 2>&1
-  tail -2 $OUT/cand_memcheck.txt
-  T racecheck
-  timeout 30 compute-sanitizer --tool racecheck python3 bench/sanitize_kernels.py --bundle out/gpu33c --only _sm90_ \
-    > $OUT/cand_racecheck.txt 2>&1
-  tail -2 $OUT/cand_racecheck.txt
+  sanitizer memcheck 30 cand_memcheck.txt --bundle out/gpu33c
+  sanitizer racecheck 30 cand_racecheck.txt --bundle out/gpu33c --only _sm90_
 fi
 T done
