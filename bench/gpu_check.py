@@ -536,7 +536,9 @@ def main() -> int:
     import torch
     torch.backends.cudnn.allow_tf32 = False  # f32 cuDNN timings at f32 accuracy, the class of our 3xTF32 kernels
     manifest = json.loads((args.bundle / "cases.json").read_text())
-    result = {"commit": manifest["commit"], "dirty_tree": manifest["dirty"], **environment(torch),
+    # Bundles from before --card picked their kernels by the H200 table, the only one then.
+    result = {"commit": manifest["commit"], "dirty_tree": manifest["dirty"],
+              "tuning_card": manifest.get("card", "h200"), **environment(torch),
               "rel_l2_limit": REL_L2_LIMIT, "f32_rel_l2_limit": F32_REL_L2_LIMIT, "rows": []}
     if args.bench:
         result["ceilings"] = ceilings(torch)

@@ -18,8 +18,8 @@ import subprocess
 import sys
 import time
 
-from iree_cutlass.driver import CompileError, compile_source, parse_kernel_families
-from iree_cutlass.plugin.select import ALL_FAMILIES
+from iree_cutlass.driver import CompileError, compile_source, parse_card, parse_kernel_families
+from iree_cutlass.plugin.select import ALL_FAMILIES, DEFAULT_CARD
 from iree_cutlass.jax_models import dgrad_module, multi_dgrad_module, small_cnn_grad_module, small_cnn_shapes
 from iree_cutlass.plugin.kernels import launch_record, supports
 from iree_cutlass.workloads import ConvLayer, random_layers, resnet50_layers
@@ -54,6 +54,7 @@ EXTRA_LAYERS = [
 
 
 KERNEL_FAMILIES = ALL_FAMILIES  # set from --kernels
+TUNING_CARD = DEFAULT_CARD      # set from --card
 
 
 def _compile(mlir: str, name: str, flags: list[str], plugin: bool):
@@ -61,7 +62,7 @@ def _compile(mlir: str, name: str, flags: list[str], plugin: bool):
     started = time.perf_counter()
     try:
         result = compile_source(mlir.encode(), name, flags, plugin=plugin, remark=remarks.append,
-                                kernel_families=KERNEL_FAMILIES)
+                                kernel_families=KERNEL_FAMILIES, card=TUNING_CARD)
     except CompileError as error:
         return None, None, str(error), time.perf_counter() - started
     return result.output, result.report, None, time.perf_counter() - started
@@ -187,13 +188,19 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--channel-multiple", type=int, default=2, help="random problems' C and K divide by it")
     parser.add_argument("--kernels", default="auto", help="--iree-cutlass-kernels for our modules")
+    parser.add_argument("--card", default=DEFAULT_CARD, help="--iree-cutlass-card for our modules (whose tuning "
+                                                             "table picks the kernels)")
     parser.add_argument("--no-cnn", action="store_true", help="leave out the CNN gradient cases")
     parser.add_argument("--variants", nargs="*", default=[], choices=sorted(VARIANTS),
                         help="also build these variants of each f16 module (vmfb/TAG.ours[_x16].VARIANT.vmfb)")
     parser.add_argument("--only", nargs="+", default=[""], help="substring filters on layer tags")
     args = parser.parse_args()
-    global KERNEL_FAMILIES
+    global KERNEL_FAMILIES, TUNING_CARD
     KERNEL_FAMILIES = parse_kernel_families(args.kernels)
+    try:
+        TUNING_CARD = parse_card(args.card)
+    except CompileError as error:
+        parser.error(str(error))
     for sub in ("mlir", "vmfb", "kernels"):
         (args.out / sub).mkdir(parents=True, exist_ok=True)
     layers = random_layers(args.random, args.seed, args.channel_multiple) if args.random else \
@@ -210,7 +217,7 @@ def main() -> int:
     commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
     dirty = bool(subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
                                 capture_output=True, text=True).stdout.strip())
-    (args.out / "cases.json").write_text(json.dumps({"commit": commit, "dirty": dirty, "cases": cases}, indent=1))
+    (args.out / "cases.json").write_text(json.dumps({"commit": commit, "dirty": dirty, "card": TUNING_CARD, "cases": cases}, indent=1))
     failed = [c["tag"] for c in cases if "error" in c]
     print(f"[prepare] {len(cases)} cases, {len(failed)} failed to compile: {failed}", file=sys.stderr)
     return 1 if failed else 0

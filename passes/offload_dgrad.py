@@ -15,7 +15,7 @@ from iree.compiler import ir
 
 from iree_cutlass.plugin.build import build_kernels
 from iree_cutlass.plugin.kernels import supports
-from iree_cutlass.plugin.select import ALL_FAMILIES, NoKernel, select_kernel
+from iree_cutlass.plugin.select import ALL_FAMILIES, DEFAULT_CARD, NoKernel, select_kernel
 
 from .dgrad_match import DgradMatch, NotDgrad, conv_layout, match_dgrad
 from .dgrad_rewrite import dgrad_function_text, insert_function, replace_with_call
@@ -29,6 +29,7 @@ FUNCTION_PREFIX = "iree_cutlass_dgrad"
 class OffloadOptions:
     arch: str = "sm_90"                       # the GPU the CUTLASS kernels are built for
     families: tuple[str, ...] = ALL_FAMILIES  # kernel families the selection may use (--iree-cutlass-kernels)
+    card: str = DEFAULT_CARD                  # whose tuning table picks the kernels (--iree-cutlass-card)
     cache_dir: pathlib.Path | None = None     # kernel cache; None means the default
     progress: Callable[[str], None] | None = None
 
@@ -61,7 +62,7 @@ def _unused_symbol(module: ir.Operation, base: str, taken: set[str]) -> str:
 
 def offload_dgrads(module: ir.Operation, options: OffloadOptions = OffloadOptions()) -> Report:
     """Rewrites `module` (a builtin.module operation at the input phase) in place."""
-    report = Report(arch=options.arch)
+    report = Report(arch=options.arch, card=options.card)
     accepted: list[tuple[ConvRecord, DgradMatch, object]] = []
     for conv in _collect_convs(module, []):
         record = ConvRecord(location=location_prefix(conv), op=conv.name)
@@ -73,7 +74,7 @@ def offload_dgrads(module: ir.Operation, options: OffloadOptions = OffloadOption
             continue
         record.problem, record.form = match.problem, match.form
         try:
-            config = select_kernel(match.problem, arch=options.arch, families=options.families)
+            config = select_kernel(match.problem, card=options.card, arch=options.arch, families=options.families)
         except NoKernel as reason:
             record.reason = str(reason)
             continue

@@ -46,6 +46,7 @@ class ConvRecord:
 @dataclass
 class Report:
     arch: str
+    card: str                      # whose tuning table picked the kernels
     records: list[ConvRecord] = field(default_factory=list)
 
     @property
@@ -54,7 +55,7 @@ class Report:
 
     def summary(self) -> str:
         return (f"{REMARK_TAG} {len(self.records)} conv(s) seen, {len(self.offloaded)} dgrad(s) offloaded "
-                f"to CUTLASS for {self.arch}")
+                f"to CUTLASS for {self.arch} ({self.card} tuning)")
 
     def to_json(self) -> str:
-        return json.dumps({"arch": self.arch, "convs": [r.to_json() for r in self.records]}, indent=2)
+        return json.dumps({"arch": self.arch, "card": self.card, "convs": [r.to_json() for r in self.records]}, indent=2)

@@ -16,6 +16,11 @@ from .sm80 import CP_ASYNC_ALIGNMENTS, Sm80Config, alignments, launch_geometry
 TUNING_DIR = pathlib.Path(__file__).parent / "tuning"
 DEFAULT_CARD = "h200"
 
+
+def known_cards() -> tuple[str, ...]:
+    """The cards with a tuning table (plugin/tuning/<card>.json): the --iree-cutlass-card choices."""
+    return tuple(sorted(path.stem for path in TUNING_DIR.glob("*.json")))
+
 # H200 SM count: a grid smaller than one wave of 128x128 tiles leaves SMs idle, so smaller tiles win there.
 _SM_COUNT = 132
 
@@ -271,5 +276,5 @@ def select_kernel(problem: DgradProblem, card: str = DEFAULT_CARD, arch: str = "
     return config
 
 
-__all__ = ["ALL_FAMILIES", "NoKernel", "candidate_configs", "config_to_dict", "heuristic_config", "select_kernel",
+__all__ = ["ALL_FAMILIES", "DEFAULT_CARD", "NoKernel", "known_cards", "candidate_configs", "config_to_dict", "heuristic_config", "select_kernel",
            "tuned_config"]

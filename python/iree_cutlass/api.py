@@ -13,7 +13,7 @@ import pathlib
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from iree_cutlass.driver import CompileError, CompileResult, compile_source, parse_kernel_families
+from iree_cutlass.driver import CompileError, CompileResult, compile_source, parse_card, parse_kernel_families
 from iree_cutlass.passes.report import Report
 from iree_cutlass.runtime import Module, RunError, run
 
@@ -45,11 +45,12 @@ def _source_bytes(source: Any) -> tuple[bytes, str]:
 
 def compile(source: Any, *, target: str = DEFAULT_TARGET, flags: Sequence[str] = (), plugin: bool = True,
             compile_to: str = "end", cache_dir: os.PathLike | None = None, remarks: bool = False,
-            kernels: str = "auto") -> Compiled:
+            kernels: str = "auto", card: str = "h200") -> Compiled:
     """Compiles a StableHLO (or linalg) module for the CUDA HAL; with `plugin`, dgrads go to CUTLASS.
 
     `target` is the GPU (`--iree-cuda-target`); `flags` are more iree-compile flags; `kernels` is the
-    --iree-cutlass-kernels choice (auto, sm80, sm90, sm90_gemm). Raises CompileError.
+    --iree-cutlass-kernels choice (auto, sm80, sm90, sm90_gemm); `card` is the --iree-cutlass-card choice, whose
+    tuning table picks each kernel (h100, h200). Raises CompileError.
     """
     data, name = _source_bytes(source)
     all_flags = ["--iree-hal-target-device=cuda", f"--iree-cuda-target={target}", *flags]
@@ -57,6 +58,7 @@ def compile(source: Any, *, target: str = DEFAULT_TARGET, flags: Sequence[str] =
     result: CompileResult = compile_source(
         data, name, all_flags, plugin=plugin, compile_to=compile_to,
         cache_dir=pathlib.Path(cache_dir) if cache_dir else None, kernel_families=parse_kernel_families(kernels),
+        card=parse_card(card),
         remark=(lambda line: print(line)) if remarks else collected.append)
     return Compiled(result.output, result.report)
 

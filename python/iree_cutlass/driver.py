@@ -23,7 +23,7 @@ from iree_cutlass.passes.offload_dgrad import OffloadOptions, offload_dgrads
 from iree_cutlass.passes.report import Report
 from iree_cutlass.plugin.build import KernelBuildError
 from iree_cutlass.plugin.kernels import family_runs_on
-from iree_cutlass.plugin.select import ALL_FAMILIES
+from iree_cutlass.plugin.select import ALL_FAMILIES, DEFAULT_CARD, known_cards
 
 PHASES = ["start", "input", "abi", "preprocessing", "global-optimization", "dispatch-creation", "flow",
           "stream", "executable-sources", "executable-configurations", "executable-targets", "hal", "vm", "end"]
@@ -53,6 +53,17 @@ def parse_kernel_families(value: str) -> tuple[str, ...]:
         raise CompileError(f"--iree-cutlass-kernels={value}: expected auto or a comma list of "
                            f"{', '.join(ALL_FAMILIES)}")
     return families
+
+
+def parse_card(value: str) -> str:
+    """The --iree-cutlass-card value: a card with a tuning table (plugin/tuning/<card>.json), e.g. h100 or h200.
+    The kernels run on any sm_90 GPU; the card only decides whose measurements choose them."""
+    cards = known_cards()
+    card = value.strip().lower()
+    if card not in cards:
+        raise CompileError(f"--iree-cutlass-card={value}: expected one of {', '.join(cards)} "
+                           "(the cards with a tuning table)")
+    return card
 
 
 @dataclass
@@ -218,7 +229,7 @@ def _stderr_muted():
 def compile_source(source: bytes, source_name: str, flags: list[str], *, plugin: bool = True,
                    compile_to: str = "end", compile_from: str | None = None,
                    cache_dir: pathlib.Path | None = None,
-                   kernel_families: tuple[str, ...] = ALL_FAMILIES,
+                   kernel_families: tuple[str, ...] = ALL_FAMILIES, card: str = DEFAULT_CARD,
                    remark: Callable[[str], None] | None = None,
                    progress: Callable[[str], None] | None = None) -> CompileResult:
     """Compiles MLIR (text or bytecode) with the given iree-compile flags; the plugin on or off."""
@@ -271,7 +282,8 @@ def compile_source(source: bytes, source_name: str, flags: list[str], *, plugin:
 
     try:
         report = offload_dgrads(module_op, OffloadOptions(arch=target.kernel_arch, cache_dir=cache_dir,
-                                                       families=kernel_families, progress=progress))
+                                                       families=kernel_families, card=card,
+                                                       progress=progress))
     except KernelBuildError as error:
         raise CompileError(str(error)) from None
     for record in report.records:

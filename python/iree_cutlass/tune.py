@@ -48,8 +48,13 @@ def _say(message: str) -> None:
 
 def build(args) -> int:
     from iree_cutlass.plugin.build import KernelBuildError, build_kernels
-    from iree_cutlass.plugin.kernels import launch_record
+    from iree_cutlass.plugin.kernels import launch_record, runs_on, supports
     from iree_cutlass.plugin.select import candidate_configs, select_kernel
+
+    if args.tables and (args.candidates != [""] or args.twins):
+        print("iree-cutlass-tune: error: --tables chooses the candidates itself; drop --candidates and --twins",
+              file=sys.stderr)
+        return 2
 
     layers = [layer for layer in random_layers(args.random, args.seed, args.channel_multiple)
               if layer.dtype in args.dtypes] if args.random else \
@@ -59,13 +64,21 @@ def build(args) -> int:
     candidates = {problem: [c for c in candidate_configs(problem, args.arch, split_k=args.split_k)
                             if c.family in args.families]
                   for problem in problems}
-    shipped_kernels = {problem: _shipped_kernel(problem, args.arch) for problem in problems}
+    shipped_kernels = {problem: _shipped_kernel(problem, args.arch, args.card) for problem in problems}
     if args.sm80 == "selected":
         # Re-measure only the sm80 kernel the current table or heuristic picks, against every other candidate.
         for problem, configs in candidates.items():
-            chosen = select_kernel(problem, arch=args.arch, families=("sm80",))
+            chosen = select_kernel(problem, card=args.card, arch=args.arch, families=("sm80",))
             candidates[problem] = [c for c in configs if c.family != "sm80" or c == chosen]
-    if args.candidates != [""] or args.twins or args.cross_dtype:
+    if args.tables:
+        # A re-tune of kernels that already won somewhere (another card's table, a candidate table): per problem
+        # each table's kernel, and with --cross-dtype its kernel for the same layer in the other type.
+        tables = [_table_entries(path) for path in args.tables]
+        for problem in problems:
+            picks = [config for entries in tables for config in _table_kernels(entries, problem, args.cross_dtype)]
+            candidates[problem] = list(dict.fromkeys(
+                c for c in picks if c.family in args.families and runs_on(c, args.arch) and supports(c, problem) is None))
+    elif args.candidates != [""] or args.twins or args.cross_dtype:
         # Only the named candidates (none but the twins when --candidates is not given) and the shipped kernel's
         # twins, next to the kernel shipped today (the same-run baseline).
         named = [part for part in args.candidates if part] if args.candidates != [""] else []
@@ -74,7 +87,7 @@ def build(args) -> int:
             shipped = shipped_kernels[problem]
             twins = [twin for field in args.twins if (twin := _twin(shipped, field)) is not None]
             if args.cross_dtype:
-                twins.append(_sibling_kernel(problem, args.arch))
+                twins.append(_sibling_kernel(problem, args.arch, args.card))
             candidates[problem] = [c for c in configs if c == shipped or c in twins or names_any(c.name, whole) or (
                 names_any(c.name, named) and not names_any(c.name, args.skip))]
     for problem, configs in candidates.items():
@@ -103,14 +116,34 @@ def build(args) -> int:
     return 0
 
 
-def _shipped_kernel(problem, arch: str):
+def _shipped_kernel(problem, arch: str, card: str = "h200"):
     """The kernel the table or heuristic ships for `problem` today, or None where nothing computes it (some random
     problems): the same-run baseline of a plan."""
     from iree_cutlass.plugin.select import NoKernel, select_kernel
     try:
-        return select_kernel(problem, arch=arch)
+        return select_kernel(problem, card=card, arch=arch)
     except NoKernel:
         return None
+
+
+def _table_entries(path: pathlib.Path) -> dict:
+    """The entries of a tuning table (plugin/tuning/<card>.json's format)."""
+    from iree_cutlass.plugin.select import _load_table
+    return _load_table(path.resolve())
+
+
+def _table_kernels(entries: dict, problem, cross_dtype: bool) -> list:
+    """The table's kernel for `problem`, and with `cross_dtype` its kernel for the same layer in the other 16-bit
+    type, built for `problem`'s type."""
+    from iree_cutlass.plugin.kernels import config_from_dict
+    kernels = []
+    if problem.key() in entries:
+        kernels.append(config_from_dict(entries[problem.key()]["config"]))
+    other = {"f16": "bf16", "bf16": "f16"}.get(problem.dtype)
+    sibling_key = dataclasses.replace(problem, dtype=other).key() if cross_dtype and other else None
+    if sibling_key in entries:
+        kernels.append(dataclasses.replace(config_from_dict(entries[sibling_key]["config"]), dtype=problem.dtype))
+    return kernels
 
 
 def _twin(config, field: str):
@@ -120,13 +153,13 @@ def _twin(config, field: str):
     return twin(config, **{field: True}) if hasattr(config, field) else None
 
 
-def _sibling_kernel(problem, arch: str):
+def _sibling_kernel(problem, arch: str, card: str = "h200"):
     """The kernel the table ships for `problem` in the other 16-bit type, built for `problem`'s own type: the
     two types run at the same rates, so a kernel that won one of them is a candidate for the other (their tunes
     were separate runs, and picked different kernels on close calls)."""
     from iree_cutlass.plugin.select import select_kernel
     other = {"f16": "bf16", "bf16": "f16"}[problem.dtype]
-    sibling = select_kernel(dataclasses.replace(problem, dtype=other), arch=arch)
+    sibling = select_kernel(dataclasses.replace(problem, dtype=other), card=card, arch=arch)
     return dataclasses.replace(sibling, dtype=problem.dtype)
 
 
@@ -410,6 +443,8 @@ def main(argv: list[str] | None = None) -> int:
     p_build.add_argument("--batches", type=int, nargs="+", default=[8, 256])
     p_build.add_argument("--dtypes", nargs="+", default=["f16", "bf16"])
     p_build.add_argument("--arch", default="sm_90")
+    p_build.add_argument("--card", default="h200", help="whose tuning table ships each problem's kernel today (the "
+                                                        "same-run baseline every plan measures)")
     p_build.add_argument("--jobs", type=int, default=None)
     p_build.add_argument("--families", nargs="+", default=["sm80", "sm90"], help="kernel families to build")
     p_build.add_argument("--sm80", choices=["all", "selected"], default="all",
@@ -426,6 +461,9 @@ def main(argv: list[str] | None = None) -> int:
                               "thread_stores), where that is one of its candidates")
     p_build.add_argument("--cross-dtype", action="store_true",
                          help="also the kernel the table ships for the same layer in the other type (f16 <-> bf16)")
+    p_build.add_argument("--tables", type=pathlib.Path, nargs="+", default=[], metavar="TABLE",
+                         help="a re-tune: per problem only each tuning table's kernel (with --cross-dtype also its "
+                              "kernel for the other type), beside the shipped one; e.g. another card's table")
     p_build.add_argument("--only", nargs="+", default=[""], metavar="SUBSTRING",
                          help="only problems whose key contains any of these (e.g. _r1_s1_ for the 1x1 layers)")
     p_build.add_argument("--split-k", action="store_true",

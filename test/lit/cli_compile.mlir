@@ -19,7 +19,7 @@
 // INPUT-NOT: linalg.conv_2d_nhwc_hwcf
 
 // PRE: remark: [iree-cutlass] offloaded dgrad N=2 H=9 W=9 C=8 K=16 R=3 S=3 stride=2x2 pad=1x1 f16
-// PRE: [iree-cutlass] 1 conv(s) seen, 1 dgrad(s) offloaded to CUTLASS for sm_90
+// PRE: [iree-cutlass] 1 conv(s) seen, 1 dgrad(s) offloaded to CUTLASS for sm_90 (h200 tuning)
 // On sm_90 the default is the Hopper kernel family.
 // PRE: hal.dispatch.extern "iree_cutlass_dgrad_sm90_f16_
 // PRE-NOT: linalg.conv_2d_nhwc_hwcf

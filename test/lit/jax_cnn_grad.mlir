@@ -23,7 +23,7 @@
 
 // CONVS: {{^}}8{{$}}
 
-// FLOW: [iree-cutlass] 12 conv(s) seen, 4 dgrad(s) offloaded to CUTLASS for sm_90
+// FLOW: [iree-cutlass] 12 conv(s) seen, 4 dgrad(s) offloaded to CUTLASS for sm_90 (h200 tuning)
 // FLOW-COUNT-4: flow.dispatch @extern_dispatch{{.*}}::@iree_cutlass_dgrad_sm90_f16_
 module @jit_loss attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
   func.func public @main(%arg0: tensor<3x3x16x32xf16>, %arg1: tensor<3x3x32x64xf16>, %arg2: tensor<3x3x64x64xf16>, %arg3: tensor<1x1x64x128xf16>, %arg4: tensor<2x32x32x16xf16>) -> (tensor<3x3x16x32xf16> {jax.result_info = "result[0][0]"}, tensor<3x3x32x64xf16> {jax.result_info = "result[0][1]"}, tensor<3x3x64x64xf16> {jax.result_info = "result[0][2]"}, tensor<1x1x64x128xf16> {jax.result_info = "result[0][3]"}, tensor<2x32x32x16xf16> {jax.result_info = "result[1]"}) {

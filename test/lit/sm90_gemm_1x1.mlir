@@ -23,7 +23,7 @@
 // CHECK:         hal.executable.object<{path = "{{.+}}/iree_cutlass_gemm_sm90_f16_128x128_pp_m128_n16_k32-sm_90a-{{[0-9a-f]+}}.fatbin"}>
 // CHECK:         workgroup_size = [384 : index, 1 : index, 1 : index], workgroup_local_memory = 214544
 
-// COMPILE: [iree-cutlass] 1 conv(s) seen, 1 dgrad(s) offloaded to CUTLASS for sm_90
+// COMPILE: [iree-cutlass] 1 conv(s) seen, 1 dgrad(s) offloaded to CUTLASS for sm_90 (h200 tuning)
 // VMFB: iree_cutlass_gemm_sm90_f16_128x1
 
 // AMPERE: remark: [iree-cutlass] left to IREE: the sm90_gemm kernels run on sm_90 only, not sm_80

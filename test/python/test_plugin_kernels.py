@@ -435,6 +435,11 @@ def test_tuning_table_falls_in_front(tmp_path, monkeypatch):
         assert select_kernel(prob) == tuned
         assert select_kernel(problem(n=2)) == select.heuristic_config(problem(n=2))  # not in the table
         assert select_kernel(prob, card="a100") == select.heuristic_config(prob)  # no such table
+        # Another card's table picks for that card alone (--iree-cutlass-card).
+        other = make_config("unity", tile=(64, 64, 32), warp=(32, 32, 32), stages=6)
+        (tmp_path / "h100.json").write_text(json.dumps({"entries": {prob.key(): {"config": config_to_dict(other)}}}))
+        assert select.known_cards() == ("h100", "h200")
+        assert select_kernel(prob, card="h100") == other and select_kernel(prob) == tuned
         bad = {"entries": {prob.key(): {"config": config_to_dict(make_config("unity"))}}}
         bad["entries"][prob.key()]["config"]["dtype"] = "bf16"
         (tmp_path / "h200.json").write_text(json.dumps(bad))

@@ -256,6 +256,36 @@ def test_build_names_candidates_and_the_shipped_kernels_twins(tmp_path, monkeypa
         "iree_cutlass_dgrad_sm90_f16_256x128x64_s4_c1_e1_tr", "iree_cutlass_dgrad_sm90_f16_256x128x64_s4_c1_e1_fl"}
 
 
+def test_build_tables_re_tunes_each_tables_kernels(tmp_path, monkeypatch):
+    # build --tables: per problem the shipped kernel, each table's kernel and (--cross-dtype) its kernel for the
+    # other type, built for this one; nothing else. Here a second table that differs from the shipped one on one
+    # problem, and a problem the second table lacks.
+    import dataclasses
+
+    from iree_cutlass.plugin.select import TUNING_DIR, select_kernel
+
+    _replace_nvcc_with_empty_files(tmp_path, monkeypatch)
+    keys = ["n256_h14_w14_c1024_k512_r1_s1_p14_q14_pad0x0_str1x1_f16",
+            "n256_h56_w56_c64_k256_r1_s1_p56_q56_pad0x0_str1x1_f16"]
+    problems = {dgrad_problem(layer).key(): dgrad_problem(layer) for layer in resnet50_layers((256,), ("f16", "bf16"))}
+    other = "iree_cutlass_dgrad_sm90_f16_256x128x64_s4_c1_e1"
+    other_config = next(c for c in candidate_configs(problems[keys[0]]) if c.name == other)
+    table = tmp_path / "other.json"
+    table.write_text(json.dumps({"card": "other", "entries": {keys[0]: {"config": config_to_dict(other_config)}}}))
+    assert tune.main(["build", "--out", str(tmp_path / "plan"), "--batches", "256", "--dtypes", "f16",
+                      "--only", *keys, "--tables", str(TUNING_DIR / "h200.json"), str(table), "--cross-dtype"]) == 0
+    plan = {row["key"]: {c["entry"] for c in row["candidates"]}
+            for row in json.loads((tmp_path / "plan" / "plan.json").read_text())["problems"]}
+    for key in keys:
+        shipped = select_kernel(problems[key])
+        sibling = dataclasses.replace(select_kernel(problems[key.replace("_f16", "_bf16")]), dtype="f16")
+        expected = {shipped.name, sibling.name} | ({other} if key == keys[0] else set())
+        assert plan[key] == expected
+    # --tables picks the candidates itself: --candidates beside it is a usage error.
+    assert tune.main(["build", "--out", str(tmp_path / "bad"), "--only", keys[0], "--tables", str(table),
+                      "--candidates", "pp_tr"]) == 2
+
+
 def test_table_valid_in_admits_only_kernels_checked_elsewhere(tmp_path):
     # --valid-in names other results (random odd problems): a new kernel wins only if it ran there and was valid
     # in every run; the table's own kernel needs no such record.

@@ -23,6 +23,15 @@ def kernel_families(prog: str, value: str) -> tuple[str, ...]:
         fail(prog, str(error), code=2)
 
 
+def tuning_card(prog: str, value: str) -> str:
+    """The --iree-cutlass-card value, or a usage error."""
+    from iree_cutlass.driver import CompileError, parse_card
+    try:
+        return parse_card(value)
+    except CompileError as error:
+        fail(prog, str(error), code=2)
+
+
 def read_input(prog: str, path: str) -> tuple[bytes, str]:
     """The bytes of `path` ('-' is stdin) and the name diagnostics use for it."""
     if path == "-":

@@ -8,6 +8,8 @@ IREE's. With it, every iree-compile flag goes to the compiler session, the tool'
   --iree-cutlass-kernels=auto     kernel families to choose from: auto (all, by tuning data), sm80, sm90,
                                   sm90_gemm, or a comma list; sm90 (Hopper TMA + wgmma) and sm90_gemm
                                   (CUTLASS's Hopper GEMMs, 1x1 unit-stride layers) need --iree-cuda-target=sm_90
+  --iree-cutlass-card=h200        whose tuning table picks each kernel: a card with a table in plugin/tuning
+                                  (h100, h200); the kernels run on any sm_90 GPU either way
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import os
 import pathlib
 import sys
 
-from iree_cutlass.cli.common import fail, kernel_families, read_input, write_output
+from iree_cutlass.cli.common import fail, kernel_families, read_input, tuning_card, write_output
 
 PROG = "iree-cutlass-compile"
 PLUGIN_FLAG = "--iree-plugin="
@@ -53,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
 
     inputs, flags = [], []
     output_path, compile_to, compile_from, cache_dir, report_path = "-", "end", None, None, None
-    families_value = "auto"
+    families_value, card_value = "auto", None
     index = 0
     while index < len(argv):
         arg = argv[index]
@@ -77,6 +79,8 @@ def main(argv: list[str] | None = None) -> int:
             report_path, index = _value(argv, index, "--iree-cutlass-report")
         elif arg.startswith("--iree-cutlass-kernels"):
             families_value, index = _value(argv, index, "--iree-cutlass-kernels")
+        elif arg.startswith("--iree-cutlass-card"):
+            card_value, index = _value(argv, index, "--iree-cutlass-card")
         elif arg.startswith("--iree-cutlass-"):
             fail(PROG, f"unknown plugin flag '{arg}'", code=2)
         elif arg.startswith("-") and arg != "-":
@@ -89,11 +93,13 @@ def main(argv: list[str] | None = None) -> int:
         fail(PROG, f"expected exactly one input file, got {len(inputs)}", code=2)
 
     from iree_cutlass.driver import CompileError, compile_source
+    from iree_cutlass.plugin.select import DEFAULT_CARD
     families = kernel_families(PROG, families_value)
+    card = tuning_card(PROG, card_value) if card_value is not None else DEFAULT_CARD
     source, source_name = read_input(PROG, inputs[0])
     try:
         result = compile_source(source, source_name, flags, plugin=True, compile_to=compile_to,
-                                compile_from=compile_from, cache_dir=cache_dir, kernel_families=families)
+                                compile_from=compile_from, cache_dir=cache_dir, kernel_families=families, card=card)
     except CompileError as error:
         fail(PROG, str(error))
     if result.report is not None:

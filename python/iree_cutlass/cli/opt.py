@@ -1,7 +1,7 @@
 """iree-cutlass-opt: runs only the dgrad pass on input-phase MLIR and prints the result (for lit tests).
 
   iree-cutlass-opt FILE [--iree-cuda-target=sm_90] [--iree-cutlass-cache-dir=DIR]
-                        [--iree-cutlass-kernels=auto|sm80|sm90] [-o OUT]
+                        [--iree-cutlass-kernels=auto|sm80|sm90] [--iree-cutlass-card=h200] [-o OUT]
 
 Input is what `iree-compile --compile-to=input` prints. Remarks (one per conv) go to stderr.
 """
@@ -11,14 +11,14 @@ from __future__ import annotations
 import pathlib
 import sys
 
-from iree_cutlass.cli.common import fail, kernel_families, read_input, write_output
+from iree_cutlass.cli.common import fail, kernel_families, read_input, tuning_card, write_output
 
 PROG = "iree-cutlass-opt"
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    inputs, arch, cache_dir, output_path, families_value = [], "sm_90", None, "-", "auto"
+    inputs, arch, cache_dir, output_path, families_value, card_value = [], "sm_90", None, "-", "auto", None
     index = 0
     while index < len(argv):
         arg = argv[index]
@@ -31,6 +31,8 @@ def main(argv: list[str] | None = None) -> int:
             cache_dir = pathlib.Path(arg.split("=", 1)[1])
         elif arg.startswith("--iree-cutlass-kernels="):
             families_value = arg.split("=", 1)[1]
+        elif arg.startswith("--iree-cutlass-card="):
+            card_value = arg.split("=", 1)[1]
         elif arg == "-o" and index + 1 < len(argv):
             output_path = argv[index + 1]
             index += 1
@@ -46,7 +48,9 @@ def main(argv: list[str] | None = None) -> int:
     from iree_cutlass.passes.offload_dgrad import OffloadOptions, offload_dgrads
     from iree_cutlass.plugin.build import KernelBuildError
 
+    from iree_cutlass.plugin.select import DEFAULT_CARD
     families = kernel_families(PROG, families_value)
+    card = tuning_card(PROG, card_value) if card_value is not None else DEFAULT_CARD
 
     context = ir.Context()
     try:
@@ -63,7 +67,8 @@ def main(argv: list[str] | None = None) -> int:
         first = str(error).strip().splitlines()
         fail(PROG, f"cannot parse {source_name}: {first[-1].strip() if first else 'invalid MLIR'}")
     try:
-        report = offload_dgrads(module.operation, OffloadOptions(arch=arch, cache_dir=cache_dir, families=families))
+        report = offload_dgrads(module.operation, OffloadOptions(arch=arch, cache_dir=cache_dir, families=families,
+                                                                   card=card))
     except KernelBuildError as error:
         fail(PROG, str(error))
     for record in report.records:
