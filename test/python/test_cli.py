@@ -157,6 +157,22 @@ def test_output_to_a_device_writes_into_it_and_keeps_it(dgrad_file, tmp_path):
     assert data[:2] == b"PK" and fifo.is_fifo()
 
 
+def test_card_flag(dgrad_file, tmp_path):
+    # --iree-cutlass-card names a card with a tuning table; anything else is a usage error naming the choices, and
+    # nothing is written.
+    out = tmp_path / "x.vmfb"
+    assert_one_line_error(run_tool("compile", "--iree-plugin=cutlass", *CUDA, "--iree-cutlass-card=a100",
+                                   str(dgrad_file), "-o", str(out)), code=2,
+                          fragment="--iree-cutlass-card=a100: expected one of h100, h200")
+    assert not out.exists()
+    assert_one_line_error(run_tool("opt", str(dgrad_file), "--iree-cutlass-card="), code=2,
+                          fragment="expected one of h100, h200")
+    done = run_tool("compile", "--iree-plugin=cutlass", *CUDA, "--iree-cutlass-card=H100", str(dgrad_file),
+                    "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "1 dgrad(s) offloaded to CUTLASS for sm_90 (h100 tuning)" in done.stderr and out.is_file()
+
+
 def test_kernel_family_flag(dgrad_file, tmp_path):
     assert_one_line_error(run_tool("compile", "--iree-plugin=cutlass", *CUDA, "--iree-cutlass-kernels=sm70",
                                    str(dgrad_file)), code=2, fragment="expected auto or a comma list of sm80, sm90")

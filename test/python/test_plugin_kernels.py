@@ -467,3 +467,17 @@ def test_shipped_h200_table_drives_resnet50_f16_selection():
     for layer in resnet50_layers(dtypes=("f16",)):
         problem = dgrad_problem(layer)
         assert select_kernel(problem) == config_from_dict(entries[problem.key()]["config"])
+
+
+def test_shipped_h100_table_drives_selection_for_card_h100():
+    # Every ResNet-50 problem of the H100 table is chosen from it with card h100, and from the H200 table without.
+    from iree_cutlass.plugin.select import TUNING_DIR
+    from iree_cutlass.workloads import dgrad_problem, resnet50_layers
+    tables = {card: json.loads((TUNING_DIR / f"{card}.json").read_text())["entries"] for card in ("h100", "h200")}
+    differ = 0
+    for layer in resnet50_layers(dtypes=("f16", "bf16")):
+        problem = dgrad_problem(layer)
+        for card, entries in tables.items():
+            assert select_kernel(problem, card=card) == config_from_dict(entries[problem.key()]["config"])
+        differ += select_kernel(problem, card="h100") != select_kernel(problem)
+    assert differ > 0
