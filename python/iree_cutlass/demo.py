@@ -1,7 +1,7 @@
 """The main job: compile real JAX-lowered ResNet-50 dgrad modules with the plugin, report what was offloaded,
 and run them on the GPU where one exists (checked against a float64 numpy reference).
 
-    iree-cutlass-demo [--layer s2_3x3_128_128s2] [--batch 8] [--dtype f16] [--target sm_90] [--all]
+    iree-cutlass-demo [--layer s2_3x3_128_128s2] [--batch 8] [--dtype f16] [--target sm_90] [--card auto] [--all]
 """
 
 from __future__ import annotations
@@ -25,14 +25,23 @@ def _layers(args) -> list[ConvLayer]:
             for (name, h, w, c, k, r, stride, pad) in rows]
 
 
-def _cuda_available() -> str | None:
-    """None when a CUDA device can be used here, else why not."""
+def _cuda_device() -> tuple[str | None, str]:
+    """(None, the first CUDA device's name) when one can be used here, else (why not, "")."""
     try:
         import iree.runtime as ireert
         devices = ireert.get_driver("cuda").query_available_devices()
     except Exception as error:  # noqa: BLE001 - any failure means: no usable CUDA device
-        return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-    return None if devices else "the CUDA driver reports no device"
+        return (str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__), ""
+    if not devices:
+        return "the CUDA driver reports no device", ""
+    return None, str(devices[0].get("name", ""))
+
+
+def card_for_device(name: str) -> str:
+    """The tuning table for a GPU by its name (a known card's name in it, e.g. h100 in "NVIDIA H100 80GB HBM3"),
+    else the default card's."""
+    from iree_cutlass.plugin.select import DEFAULT_CARD, known_cards
+    return next((card for card in known_cards() if card in name.lower()), DEFAULT_CARD)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,21 +50,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=8)
     parser.add_argument("--dtype", choices=["f16", "bf16"], default="f16")
     parser.add_argument("--target", default="sm_90", help="--iree-cuda-target for the kernels")
+    parser.add_argument("--card", default="auto", help="whose tuning table picks the kernels (--iree-cutlass-card): "
+                                                       "auto (the GPU here if it has a table, else h200), h100, h200")
     parser.add_argument("--all", action="store_true", help="every ResNet-50 dgrad layer")
     args = parser.parse_args(argv)
 
     import iree_cutlass
     from iree_cutlass.jax_models import dgrad_module
 
-    no_gpu = _cuda_available()
-    print(f"[demo] GPU: {'none here (' + no_gpu + '): compile only' if no_gpu else 'CUDA device found'}")
+    no_gpu, gpu_name = _cuda_device()
+    print(f"[demo] GPU: {'none here (' + no_gpu + '): compile only' if no_gpu else gpu_name or 'CUDA device found'}")
+    card = card_for_device(gpu_name) if args.card == "auto" else args.card
     failures = 0
     for layer in _layers(args):
         print(f"\n[demo] {layer.tag}: dgrad of x[{layer.n},{layer.h},{layer.w},{layer.c}] * "
               f"w[{layer.r},{layer.r},{layer.c},{layer.k}], stride {layer.stride}, pad {layer.pad}")
         started = time.perf_counter()
         try:
-            compiled = iree_cutlass.compile(dgrad_module(layer), target=args.target, remarks=True)
+            compiled = iree_cutlass.compile(dgrad_module(layer), target=args.target, card=card, remarks=True)
         except iree_cutlass.CompileError as error:
             print(f"iree-cutlass-demo: error: {error}", file=sys.stderr)
             return 1

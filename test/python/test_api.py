@@ -182,3 +182,14 @@ def test_a_module_left_to_iree_is_stock_iree_compiles_output():
     ours = compile_source(text, "t.mlir", flags, plugin=True, remark=remarks.append)
     assert ours.report.offloaded == [] and any("left to IREE: C=3 is odd" in r for r in remarks)
     assert ours.output == compile_source(text, "t.mlir", flags, plugin=False).output
+
+
+def test_demo_card_follows_the_gpu_and_refuses_unknown_cards(capsys):
+    # The main job picks the tuning table of the GPU it finds (a table's card named in the device's name), else the
+    # default; an explicit card without a table is a one-line error before anything is built.
+    from iree_cutlass import demo
+    assert demo.card_for_device("NVIDIA H100 80GB HBM3") == "h100"
+    assert demo.card_for_device("NVIDIA H200") == "h200"
+    assert demo.card_for_device("NVIDIA A100-SXM4-80GB") == "h200" and demo.card_for_device("") == "h200"
+    assert demo.main(["--card", "a100"]) == 1
+    assert "--iree-cutlass-card=a100: expected one of h100, h200" in capsys.readouterr().err
