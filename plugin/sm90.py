@@ -92,6 +92,9 @@ class Sm90Config:
                           # instead of a dy box per tap; 0: none
     halo_rows: int = 0    # halo tiles: the pixel rows of 128 bytes a halo stage holds (the halo, and the S - 1
                           # rows the last tap's view reads past it)
+    clip_taps: bool = False  # each tile skips the filter taps that read only dy's padding for its box, and the walk
+                             # puts border boxes last (images fastest) so that CTAs draw full and clipped tiles
+                             # alike; not halo tiles, M clusters or split-K
 
     family: ClassVar[str] = FAMILY
 
@@ -162,6 +165,9 @@ class Sm90Config:
             raise ValueError("halo tiles are transposed 64-channel tiles without a cluster, store ring or thread "
                              "stores, with a filter slab (halo_blocks) and a halo stage of a multiple of 8 pixel rows, "
                              f"at least a tile's (halo_rows): got {self.halo_blocks} and {self.halo_rows}")
+        if self.clip_taps and (self.halo_blocks or self.cluster_m > 1 or self.split_k > 1):
+            raise ValueError("clipped taps are per tile: not for halo tiles, M clusters (sharing one tap's filter "
+                             "tile) or split-K")
         if self.flat and self.transposed:
             raise ValueError("transposed kernels always walk 1x1 problems as flat pixels: no flat flag")
         if self.ctas_per_sm == 2 and self.rows_per_warpgroup * self.tile_n > 64 * 64:
@@ -206,7 +212,8 @@ class Sm90Config:
                 f"{'_wp' if self.warp_stores else ''}"
                 f"{f'_o{self.wg_offset}' if self.wg_offset else ''}"
                 f"{'_fl' if self.flat else ''}"
-                f"{f'_hl{self.halo_blocks}x{self.halo_rows}' if self.halo_blocks else ''}")
+                f"{f'_hl{self.halo_blocks}x{self.halo_rows}' if self.halo_blocks else ''}"
+                f"{'_ct' if self.clip_taps else ''}")
 
     @property
     def cluster_ctas(self) -> int:
@@ -532,13 +539,13 @@ _ENTRY = """
 using Kernel = iree_cutlass_sm90::DgradKernel<{element}, {tile_m}, {tile_n}, {stages}, {ctas}, {pingpong}, {cluster},
                                              {resident_k}, {store_slots}, {split_k}, {wg_stores}, {transposed},
                                              {tile_buffers}, {share_dy}, {thread_stores}, {wg_release},
-                                             {warp_stores}, {wg_offset}, {halo_blocks}, {halo_rows}>;
+                                             {warp_stores}, {wg_offset}, {halo_blocks}, {halo_rows}, {clip_taps}>;
 static_assert(sizeof(Kernel::SharedStorage) == {shared_storage}, "shared storage formula (sm90.py) out of date");
 static_assert(Kernel::kSmemBytes == {smem}, "dynamic shared memory formula (sm90.py) out of date");
 IREE_CUTLASS_SM90_DGRAD_ENTRY({name}, {element}, {tile_m}, {tile_n}, {stages}, {ctas}, {pingpong}, {cluster},
                               {resident_k}, {store_slots}, {split_k}, {wg_stores}, {transposed}, {tile_buffers},
                               {share_dy}, {thread_stores}, {wg_release}, {warp_stores}, {wg_offset},
-                              {halo_blocks}, {halo_rows})
+                              {halo_blocks}, {halo_rows}, {clip_taps})
 """
 
 
@@ -554,7 +561,7 @@ def generate_source(config: Sm90Config) -> str:
         tile_buffers=config.tile_buffers, share_dy=str(config.share_dy).lower(),
         thread_stores=str(config.thread_stores).lower(), wg_release=str(config.wg_release).lower(),
         warp_stores=str(config.warp_stores).lower(), wg_offset=config.wg_offset,
-        halo_blocks=config.halo_blocks, halo_rows=config.halo_rows,
+        halo_blocks=config.halo_blocks, halo_rows=config.halo_rows, clip_taps=str(config.clip_taps).lower(),
         shared_storage=shared_storage_bytes(config),
         smem=smem_bytes(config))
 
@@ -669,6 +676,8 @@ def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90
     configs += _twins(configs, wg_release=True)
     if is_plain_gemm(problem):
         configs += _twins(configs, flat=True)
+    if (problem.r > 1 and problem.pad_h) or (problem.s > 1 and problem.pad_w):
+        configs += _twins(configs, clip_taps=True)   # padding some taps read alone at the borders
     for tile_m, tile_n in SPLIT_K_SHAPES if split_k else ():
         for ctas in SPLIT_K:
             stages = max_stages(tile_m, tile_n, 1, problem.dtype, split_k=ctas)

@@ -16,6 +16,10 @@
 //   kTileN channels. For each (tap, 64-channel block of K) one 4-D TMA box of dy (64 x box_w x box_h x box_n,
 //   128-byte swizzle) lands in shared memory exactly as a K-major A tile; coordinates that fall off dy (padding,
 //   borders) are filled with zeros by the TMA unit, which is what makes the implicit GEMM exact.
+// - Clipped taps (kClipTaps): a tap whose dy rows or columns all lie outside dy for a tile's box reads only the
+//   zeros TMA fills in, so the tile skips it (on a 7x7 image with a 3x3 filter and one-pixel boxes, 18% of the
+//   multiplies); the walk then puts border boxes after the interior ones, so that every persistent CTA draws a mix
+//   of full and clipped tiles. Not for M clusters, whose CTAs share one tap's filter tile.
 // - B is the forward filter in its natural RSCK (HWIO) layout: for one tap it is a K-major [C, K] matrix, one
 //   3-D TMA box (64 x kTileN x 1) per stage.
 // - Warp specialization: warpgroup 0 is the producer (one thread issues TMA); warpgroups 1 and 2 multiply
@@ -156,10 +160,11 @@ struct TileWalk {
   int cluster_c;   // CTAs of a unit along the channels (neighbouring channel blocks, sharing the dy tile)
   int tiles_c, tiles_n, tiles_h, tiles_w, tiles_m, phases, count, kblocks;
   bool zero_fill;  // the walk covers phase (0, 0) only; the other phases are zero-filled beside it
+  bool clip;       // kClipTaps: each tile skips the taps that read only dy's padding, and border boxes walk last
 
   // tiles_c counts channel units of tile_n * cluster_c channels (the host's divisor).
-  __device__ TileWalk(DgradShape const& shape, int tile_n, int cluster_m, int cluster_n)
-      : d(shape), cluster(cluster_m), cluster_c(cluster_n) {
+  __device__ TileWalk(DgradShape const& shape, int tile_n, int cluster_m, int cluster_n, bool clip_taps = false)
+      : d(shape), cluster(cluster_m), cluster_c(cluster_n), clip(clip_taps) {
     tiles_c = int(d.tiles_c.value);
     tiles_n = (d.n + d.box_n - 1) / d.box_n;
     tiles_h = int(d.tiles_h.value);
@@ -199,13 +204,23 @@ struct TileWalk {
   // Channels vary fastest, then phases, so CTAs running together share the same dy rows in L2. `rank` picks
   // the CTA's tile within a cluster's unit (along M or along the channels). Every dividend is non-negative and
   // below 2^31.
+  //
+  // With `clip` (no M clusters) the images vary fastest within a phase, then the box columns, then the box rows,
+  // each of those two in border_last order: a persistent CTA's tiles then mix full tiles with border tiles, whose
+  // clipped taps make them lighter, instead of some CTAs drawing only full ones.
   __device__ Tile decode(int index, int tile_n, int rank = 0) const {
     Tile t;
-    int cn, phase, tw, th;
+    int cn, phase, tw, th, tn;
     int rest = d.tiles_c.divmod(cn, index);
     rest = d.phases.divmod(phase, rest);
-    int const m = d.tiles_w.divmod(tw, rest * cluster + (cluster > 1 ? rank : 0));
-    int const tn = d.tiles_h.divmod(th, m);
+    int const m = rest * cluster + (cluster > 1 ? rank : 0);
+    if (clip) {
+      tn = m % tiles_n;
+      th = border_last(d.tiles_w.divmod(tw, m / tiles_n), tiles_h);
+      tw = border_last(tw, tiles_w);
+    } else {
+      tn = d.tiles_h.divmod(th, d.tiles_w.divmod(tw, m));
+    }
     t.ph = d.stride_w_div.divmod(t.pw, phase);
     t.rows = int(d.h) > t.ph ? d.stride_h_div.div(int(d.h) - t.ph + int(d.stride_h) - 1) : 0;
     t.cols = int(d.w) > t.pw ? d.stride_w_div.div(int(d.w) - t.pw + int(d.stride_w) - 1) : 0;
@@ -218,7 +233,27 @@ struct TileWalk {
     t.taps_h = t.r_first < int(d.r) ? d.stride_h_div.div(int(d.r) - 1 - t.r_first) + 1 : 0;
     t.taps_w = t.s_first < int(d.s) ? d.stride_w_div.div(int(d.s) - 1 - t.s_first) + 1 : 0;
     t.live = t.i0 < t.rows && t.j0 < t.cols && t.n0 < int(d.n) && t.c0 < int(d.c);
+    if (clip) {
+      // Tap th reads dy rows i + dy_row0 - th for the box's stored rows i (columns alike): a tap whose rows (or
+      // columns) all fall outside dy multiplies only the zeros TMA fills in, so the tile skips it. On ResNet-50's
+      // 3x3 layer at 7x7 that is 80 of every 441 tap-pixels.
+      int const lo_h = max(0, t.i0 + t.dy_row0 - (int(d.p) - 1));
+      int const hi_h = min(t.taps_h - 1, min(t.i0 + int(d.box_h), t.rows) - 1 + t.dy_row0);
+      int const lo_w = max(0, t.j0 + t.dy_col0 - (int(d.q) - 1));
+      int const hi_w = min(t.taps_w - 1, min(t.j0 + int(d.box_w), t.cols) - 1 + t.dy_col0);
+      t.r_first += lo_h * int(d.stride_h);
+      t.s_first += lo_w * int(d.stride_w);
+      t.dy_row0 -= lo_h;
+      t.dy_col0 -= lo_w;
+      t.taps_h = max(0, hi_h - lo_h + 1);
+      t.taps_w = max(0, hi_w - lo_w + 1);
+    }
     return t;
+  }
+
+  // Box index i of `count` in the order the interior boxes first, then the first, then the last.
+  __device__ static int border_last(int i, int count) {
+    return i < count - 2 ? i + 1 : i == count - 2 ? 0 : count - 1;
   }
 
   // Whether any CTA of the cluster has a tile to store in this unit: then all of them run its mainloop.
@@ -386,7 +421,8 @@ __device__ __forceinline__ float4 load_peer(float const* local, uint32_t cta) {
 template <class Element, int kTileM, int kTileN, int kStages, int kCtasPerSm, bool kPingpong, int kCluster,
           int kResidentK = 0, int kStoreSlots = 0, int kSplitK = 1, bool kWgStores = false, bool kTransposed = false,
           int kTileBuffers = 1, bool kShareDy = false, bool kThreadStores = false, bool kWgRelease = false,
-          bool kWarpStores = false, int kWgOffset = 0, int kHaloBlocks = 0, int kHaloRows = 0>
+          bool kWarpStores = false, int kWgOffset = 0, int kHaloBlocks = 0, int kHaloRows = 0,
+          bool kClipTaps = false>
 struct DgradKernel {
   static_assert(kCtasPerSm == 1 || kCtasPerSm == 2, "one or two CTAs per SM");
   static_assert(kCluster == 1 || kCluster == 2, "clusters of one or two CTAs, along M or (kShareDy) channels");
@@ -425,6 +461,9 @@ struct DgradKernel {
                                      kHaloRows >= kTileM),
                 "halo tiles are transposed 64-channel tiles without a cluster, store ring, thread stores or a 1x1 "
                 "slab; a halo stage holds a multiple of 8 pixel rows, at least a tile's");
+  static_assert(!kClipTaps || (kHaloBlocks == 0 && (kCluster == 1 || kShareDy) && kSplitK == 1),
+                "clipped taps are per tile: not for halo tiles, M clusters (whose CTAs share the filter tile of "
+                "one tap) or split-K");
   static constexpr int kClusterCtas = kCluster * kSplitK;   // CTAs of one cluster (__cluster_dims__)
   static constexpr bool kResident = kResidentK > 0;
   static constexpr bool kHalo = kHaloBlocks > 0;
@@ -560,7 +599,7 @@ struct DgradKernel {
     __syncthreads();
     if constexpr (kClusterCtas > 1) cute::cluster_sync();  // the peer's barriers exist before anyone signals them
 
-    TileWalk const walk(shape, kTileN, kClusterM, kClusterC);
+    TileWalk const walk(shape, kTileN, kClusterM, kClusterC, kClipTaps);
     if (warp < 4) {
       if constexpr (kCtasPerSm == 1) cutlass::arch::warpgroup_reg_dealloc<56>();
       if (warp == 0 && lane == 0) produce(smem, walk, slot);
@@ -1387,7 +1426,7 @@ struct DgradKernel {
 #define IREE_CUTLASS_SM90_DGRAD_ENTRY(NAME, ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG, CLUSTER,  \
                                       RESIDENT_K, STORE_SLOTS, SPLIT_K, WG_STORES, TRANSPOSED, TILE_BUFFERS,  \
                                       SHARE_DY, THREAD_STORES, WG_RELEASE, WARP_STORES, WG_OFFSET,            \
-                                      HALO_BLOCKS, HALO_ROWS)                                                 \
+                                      HALO_BLOCKS, HALO_ROWS, CLIP_TAPS)                                      \
   extern "C" __global__ void __cluster_dims__((CLUSTER) * (SPLIT_K), 1, 1)                                    \
       __launch_bounds__(iree_cutlass_sm90::kThreads, CTAS_PER_SM) NAME(                                       \
       ELEMENT const* dy, ELEMENT const* w_rsck, ELEMENT* dx, uint8_t* workspace, uint32_t n, uint32_t h,       \
@@ -1406,6 +1445,6 @@ struct DgradKernel {
     iree_cutlass_sm90::DgradKernel<ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG, CLUSTER,          \
                                    RESIDENT_K, STORE_SLOTS, SPLIT_K, WG_STORES, TRANSPOSED, TILE_BUFFERS,     \
                                    SHARE_DY, THREAD_STORES, WG_RELEASE, WARP_STORES, WG_OFFSET, HALO_BLOCKS,  \
-                                   HALO_ROWS>::run(                                                           \
+                                   HALO_ROWS, CLIP_TAPS>::run(                                                \
         dy, w_rsck, dx, workspace, shape);                                                                    \
   }

@@ -52,14 +52,22 @@ def emulate(config: sm90.Sm90Config, prob: DgradProblem, dy: np.ndarray, w_rsck:
     tiles_m = tiles_w * tiles_h * tiles_n
     count = tiles_c * phases * -(-tiles_m // config.cluster_m)
     assert count == sm90.unit_count(config, d, box)
+    decoded = set()
     for index, rank in ((u, r) for u in range(count) for r in range(config.cluster)):
         rest = index
         cn, rest = rest % tiles_c, rest // tiles_c
         phase, rest = rest % phases, rest // phases
         rank_m, rank_c = (0, rank) if config.share_dy else (rank, 0)
         m = rest * config.cluster_m + rank_m
-        tw, m = m % tiles_w, m // tiles_w
-        th, tn = m % tiles_h, m // tiles_h
+        if config.clip_taps:
+            # Images fastest, then box columns and rows, each with the border boxes last (TileWalk::border_last).
+            tn, m = m % tiles_n, m // tiles_n
+            tw, th = border_last(m % tiles_w, tiles_w), border_last(m // tiles_w, tiles_h)
+        else:
+            tw, m = m % tiles_w, m // tiles_w
+            th, tn = m % tiles_h, m // tiles_h
+        assert (cn, rank_c, phase, tn, th, tw) not in decoded, "a tile decoded twice"
+        decoded.add((cn, rank_c, phase, tn, th, tw))
         ph, pw = phase // d.stride_w, phase % d.stride_w
         rows = len(range(ph, d.h, d.stride_h))
         cols = len(range(pw, d.w, d.stride_w))
@@ -88,12 +96,32 @@ def emulate(config: sm90.Sm90Config, prob: DgradProblem, dy: np.ndarray, w_rsck:
     return dx.reshape(prob.n, prob.h, prob.w, prob.c)
 
 
+def border_last(i: int, count: int) -> int:
+    """TileWalk::border_last: box index i of `count` with the interior boxes first, then the first, then the last."""
+    return i + 1 if i < count - 2 else 0 if i == count - 2 else count - 1
+
+
+def tile_taps(config, d, i0, j0, box, ph, pw) -> tuple[int, int, int, int, int, int]:
+    """TileWalk::decode's taps of a tile: (r_first, taps_h, dy_row0, s_first, taps_w, dy_col0); with clip_taps
+    without the taps whose dy rows (or columns) all lie outside dy for the box's stored rows (columns)."""
+    r_first, s_first = (ph + d.pad_h) % d.stride_h, (pw + d.pad_w) % d.stride_w
+    dy_row0, dy_col0 = (ph + d.pad_h) // d.stride_h, (pw + d.pad_w) // d.stride_w
+    taps_h = (d.r - 1 - r_first) // d.stride_h + 1 if r_first < d.r else 0
+    taps_w = (d.s - 1 - s_first) // d.stride_w + 1 if s_first < d.s else 0
+    if config.clip_taps:
+        rows, cols = len(range(ph, d.h, d.stride_h)), len(range(pw, d.w, d.stride_w))
+        lo_h, hi_h = max(0, i0 + dy_row0 - (d.p - 1)), min(taps_h - 1, min(i0 + box.h, rows) - 1 + dy_row0)
+        lo_w, hi_w = max(0, j0 + dy_col0 - (d.q - 1)), min(taps_w - 1, min(j0 + box.w, cols) - 1 + dy_col0)
+        r_first, s_first = r_first + lo_h * d.stride_h, s_first + lo_w * d.stride_w
+        dy_row0, dy_col0 = dy_row0 - lo_h, dy_col0 - lo_w
+        taps_h, taps_w = max(0, hi_h - lo_h + 1), max(0, hi_w - lo_w + 1)
+    return r_first, taps_h, dy_row0, s_first, taps_w, dy_col0
+
+
 def streamed_tile(config, d, dy, w_rsck, n0, i0, j0, channels, box, ph, pw) -> np.ndarray:
     """A tile's accumulator (box.n, box.h, box.w, tile_n) as the kernel computes it from a dy box a tap."""
     c0 = channels.start
-    r_first, s_first = (ph + d.pad_h) % d.stride_h, (pw + d.pad_w) % d.stride_w
-    taps_h = (d.r - 1 - r_first) // d.stride_h + 1 if r_first < d.r else 0
-    taps_w = (d.s - 1 - s_first) // d.stride_w + 1 if s_first < d.s else 0
+    r_first, taps_h, dy_row0, s_first, taps_w, dy_col0 = tile_taps(config, d, i0, j0, box, ph, pw)
     # The (tap row, tap column, K block) iterations, split as the kernel's slice_begin splits them over the
     # split-K CTAs of a cluster (one CTA without split-K); each CTA's partial covers its slice.
     kblocks = -(-d.k // sm90.TILE_K)
@@ -105,8 +133,7 @@ def streamed_tile(config, d, dy, w_rsck, n0, i0, j0, channels, box, ph, pw) -> n
             kb, tap_index = it % kblocks, it // kblocks
             t_w, t_h = tap_index % taps_w, tap_index // taps_w
             r, s = r_first + t_h * d.stride_h, s_first + t_w * d.stride_w
-            a = dy_tile(config, dy, n0, i0 + (ph + d.pad_h) // d.stride_h - t_h,
-                        j0 + (pw + d.pad_w) // d.stride_w - t_w, box)
+            a = dy_tile(config, dy, n0, i0 + dy_row0 - t_h, j0 + dy_col0 - t_w, box)
             b = np.zeros((config.tile_n, d.k))
             b[:channels.stop - c0] = w_rsck[r, s, channels]
             ks = slice(kb * sm90.TILE_K, (kb + 1) * sm90.TILE_K)
@@ -283,6 +310,51 @@ def test_emulated_walk_matches_reference(index):
     config = sm90.Sm90Config("f16", tile_m, tile_n, 3 if wg_stores else 4, 1, schedule, cluster,
                              store_slots=2 if wg_stores else 0, wg_stores=wg_stores)
     assert_walk_matches_reference(config, prob, index)
+
+
+@pytest.mark.parametrize("index", range(len(PROBLEMS)))
+def test_clipped_taps_walk_matches_reference(index):
+    # Clipped taps (a tile skips the taps that read only padding) and their walk order, on every problem (padded
+    # or not, strided, tiles off every edge), across schedules, a store ring with warp stores, a dy-sharing
+    # cluster and transposed tiles.
+    prob = PROBLEMS[index]
+    configs = [sm90.Sm90Config("f16", 128, 128, 4, 1, clip_taps=True),
+               sm90.Sm90Config("f16", 64, 256, 4, 1, "pingpong", store_slots=4, warp_stores=True, clip_taps=True),
+               sm90.Sm90Config("f16", 128, 64, 4, 1, "pingpong", 2, share_dy=True, clip_taps=True),
+               sm90.Sm90Config("f16", 256, 64, 3, 1, transposed=True, clip_taps=True)]
+    config = configs[index % len(configs)]
+    if supports(config, prob) is not None:
+        config = configs[0]
+    assert config.name.endswith("_ct")
+    assert_walk_matches_reference(config, prob, 500 + index)
+
+
+def test_clipped_taps_skip_the_padding_of_resnets_7x7_layer():
+    # ResNet-50's 3x3 512<-512 layer at 7x7: one-pixel boxes of 64 images; the clipped walk multiplies 361 of every
+    # 441 tap-pixels (19 x 19 of 21 x 21), and its order gives the 132 persistent CTAs of the 64x256 ping-pong
+    # kernel at most 24 tap-tiles each where the unclipped walk gives some 27.
+    prob = DgradProblem(256, 7, 7, 512, 512, 3, 3, 7, 7, 1, 1, 1, 1, "f16")
+    config = sm90.Sm90Config("f16", 64, 256, 4, 1, "pingpong", store_slots=4, warp_stores=True, clip_taps=True)
+    box = sm90.choose_box(config, prob)
+    assert box == sm90.Box(64, 1, 1)
+    taps = [tile_taps(config, prob, border_last(m // 4 // 7, 7), border_last(m // 4 % 7, 7), box, 0, 0)
+            for m in range(4 * 49) for _ in range(2)]   # images fastest, two channel blocks each
+    work = [t[1] * t[4] for t in taps]
+    assert sum(work) == 2 * 4 * 361
+    ctas = 132
+    assert max(sum(work[cta::ctas]) for cta in range(ctas)) == 24
+
+
+def test_clipped_taps_limits():
+    with pytest.raises(ValueError, match="clipped taps"):
+        sm90.Sm90Config("f16", 128, 128, 4, 1, cluster=2, clip_taps=True)   # an M cluster shares one tap's filter
+    with pytest.raises(ValueError, match="clipped taps"):
+        sm90.Sm90Config("f16", 128, 128, 4, 1, split_k=2, clip_taps=True)
+    assert sm90.twin(sm90.Sm90Config("f16", 128, 64, 4, 1, "pingpong", 2, share_dy=True), clip_taps=True) is not None
+    padded = DgradProblem(2, 7, 7, 64, 64, 3, 3, 7, 7, 1, 1, 1, 1, "f16")
+    unpadded = DgradProblem(2, 7, 7, 64, 64, 3, 3, 5, 5, 0, 0, 1, 1, "f16")
+    assert any(c.clip_taps for c in sm90.candidate_configs(padded))
+    assert not any(c.clip_taps for c in sm90.candidate_configs(unpadded))
 
 
 def test_box_covers_resnet_phases_exactly():
@@ -675,13 +747,15 @@ def test_wg_release_limits_and_candidates():
     assert released == {dataclasses.replace(c, wg_release=True) for c in candidates if c.cluster == 2 and not c.wg_release}
     assert twin in released and any(not c.share_dy for c in released)
     # The template's last arguments: share_dy, thread_stores, wg_release, warp_stores, wg_offset, halo_blocks,
-    # halo_rows.
-    assert "1, true, false, true, false, 0, 0, 0>;" in " ".join(sm90.generate_source(twin).split())
-    assert "1, true, false, false, false, 0, 0, 0>;" in " ".join(sm90.generate_source(clustered).split())
+    # halo_rows, clip_taps.
+    assert "1, true, false, true, false, 0, 0, 0, false>;" in " ".join(sm90.generate_source(twin).split())
+    assert "1, true, false, false, false, 0, 0, 0, false>;" in " ".join(sm90.generate_source(clustered).split())
     warp = dataclasses.replace(clustered, warp_stores=True)
-    assert "1, true, false, false, true, 0, 0, 0>;" in " ".join(sm90.generate_source(warp).split())
+    assert "1, true, false, false, true, 0, 0, 0, false>;" in " ".join(sm90.generate_source(warp).split())
     behind = dataclasses.replace(clustered, warp_stores=True, wg_offset=2)
-    assert "1, true, false, false, true, 2, 0, 0>;" in " ".join(sm90.generate_source(behind).split())
+    assert "1, true, false, false, true, 2, 0, 0, false>;" in " ".join(sm90.generate_source(behind).split())
+    clipped = dataclasses.replace(clustered, clip_taps=True)
+    assert "1, true, false, false, false, 0, 0, 0, true>;" in " ".join(sm90.generate_source(clipped).split())
 
 
 @pytest.mark.parametrize("fields", [dict(), dict(schedule="pingpong"), dict(cluster=2),
