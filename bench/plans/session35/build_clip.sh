@@ -42,4 +42,5 @@ python3 -m iree_cutlass.tune build --out out/rand35ct --families sm90 --random 2
 python3 -m iree_cutlass.tune build --out out/san35ct --families sm90 --card h100 --batches 2 --dtypes f16 bf16 \
   --jobs 2 --only _r3_s3_ --twins clip_taps --candidates "${NAMES[@]}"
 tar czf out/p35ct.tgz -C out tune35ct rand35ct san35ct
+tar czf out/p35ct_tune.tgz -C out tune35ct   # the H200 call carries the tune alone (call_h200.sh)
 echo "[build_clip] done at $(git rev-parse --short HEAD)"
