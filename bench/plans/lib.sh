@@ -90,3 +90,29 @@ checks_n256() {
       --bench-dtypes f16 bf16 --only n256 2>&1 | tail -4
   done
 }
+
+# Here (no GPU): session 33's candidate table (the H200 table with the entries table_after_tunes.sh's rule picks
+# from the H100 tunes of sessions 26, 32 and 33) written over plugin/tuning/h200.json; the caller restores it.
+#   candidate_table
+candidate_table() {
+  local dir
+  dir=$(mktemp -d)
+  mkdir -p "$dir/a" "$dir/sw" "$dir/sw2"
+  cp bench/results/h100_2026-12-06_session26_pingpong_transposed_128_tune.json "$dir/a/tune.json"
+  cp bench/results/h100_2026-12-07_session32_swapped_tune.json "$dir/sw/tune.json"
+  cp bench/results/h100_2026-12-07_session33_swapped_sw2_tune.json "$dir/sw2/tune.json"
+  bash bench/plans/session31/table_after_tunes.sh "$dir" 2>&1 | grep -v '^\[tune\] n\|^  '
+}
+
+# The keys of the first COUNT random problems of seed 25 (channels of 8; f16 and bf16) with padding and a filter
+# of several taps along a padded axis: where clipped taps can skip anything.
+#   random_padded COUNT
+random_padded() {
+  python3 - "$1" <<'PY'
+import sys
+from iree_cutlass.workloads import dgrad_problem, random_layers
+keys = [p.key() for p in map(dgrad_problem, random_layers(200, 25, 8))
+        if p.dtype in ("f16", "bf16") and ((p.r > 1 and p.pad_h) or (p.s > 1 and p.pad_w))]
+print("\n".join(keys[:int(sys.argv[1])]))
+PY
+}

@@ -4,15 +4,10 @@
 # tiles, `_128` run; session 32's swapped GEMM kernels; session 33's, build_sw2.sh), built by prepare_gpu.py; then
 # the committed table is restored. The table is never committed from H100 timings: this bundle only lets one H200
 # call time the likely next table beside cuDNN in the same call as the H200 tunes that decide it.
-set -euo pipefail
-cd "$(dirname "$0")/../../.."
+source "$(dirname "$0")/../lib.sh"
+set -e
 git diff --quiet plugin/tuning/h200.json || { echo "build_candidate: plugin/tuning/h200.json has changes" >&2; exit 1; }
 trap 'git checkout -q plugin/tuning/h200.json' EXIT
-D=$(mktemp -d)
-mkdir -p $D/a $D/sw $D/sw2
-cp bench/results/h100_2026-12-06_session26_pingpong_transposed_128_tune.json $D/a/tune.json
-cp bench/results/h100_2026-12-07_session32_swapped_tune.json $D/sw/tune.json
-cp bench/results/h100_2026-12-07_session33_swapped_sw2_tune.json $D/sw2/tune.json
-bash bench/plans/session31/table_after_tunes.sh $D 2>&1 | grep -v '^\[tune\] n\|^  '
+candidate_table
 python3 bench/prepare_gpu.py --out out/gpu33c --stock --amortized --variants donated pipelined || true
 tar czf out/gpu33c.tgz -C out gpu33c

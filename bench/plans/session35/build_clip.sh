@@ -5,7 +5,8 @@
 #            clipped twin, and the clipped twins of every 3x3 kernel of both tables that compute the problem;
 #  rand35ct  those kernels on the first 60 random problems of seed 25 with padding and a filter of several taps,
 #            beside each one's shipped kernel (numerics, check only);
-#  san35ct   the padded 3x3 layers at batch 2 (every kernel of tune35ct, for memcheck and racecheck).
+#  san35ct   the padded 3x3 layers at batch 2 (every kernel of tune35ct, for memcheck and racecheck);
+#  tune35ct_h200  tune35ct against the H200 table's kernels instead (out/p35ct_tune.tgz, for an H200).
 source "$(dirname "$0")/../lib.sh"
 set -e
 mapfile -t NAMES < <(python3 - <<'PY'
@@ -26,13 +27,7 @@ for card in ("h100", "h200"):
 print("\n".join(sorted(names)))
 PY
 )
-mapfile -t RANDOM_PADDED < <(python3 - <<'PY'
-from iree_cutlass.workloads import dgrad_problem, random_layers
-keys = [p.key() for p in map(dgrad_problem, random_layers(200, 25, 8))
-        if p.dtype in ("f16", "bf16") and ((p.r > 1 and p.pad_h) or (p.s > 1 and p.pad_w))]
-print("\n".join(keys[:60]))
-PY
-)
+mapfile -t RANDOM_PADDED < <(random_padded 60)
 echo "[build_clip] ${#NAMES[@]} clipped kernels, ${#RANDOM_PADDED[@]} random padded problems"
 rm -rf out/tune35ct out/rand35ct out/san35ct
 python3 -m iree_cutlass.tune build --out out/tune35ct --families sm90 --card h100 --batches 8 256 --dtypes f16 bf16 \
@@ -41,6 +36,9 @@ python3 -m iree_cutlass.tune build --out out/rand35ct --families sm90 --random 2
   --jobs 2 --only "${RANDOM_PADDED[@]}" --twins clip_taps --candidates "${NAMES[@]}"
 python3 -m iree_cutlass.tune build --out out/san35ct --families sm90 --card h100 --batches 2 --dtypes f16 bf16 \
   --jobs 2 --only _r3_s3_ --twins clip_taps --candidates "${NAMES[@]}"
+# The same tune against the H200 table's kernels, for an H200 (its carry takes this plan alone: call_h200.sh).
+python3 -m iree_cutlass.tune build --out out/tune35ct_h200 --families sm90 --card h200 --batches 8 256 \
+  --dtypes f16 bf16 --jobs 2 --only _r3_s3_ --twins clip_taps --candidates "${NAMES[@]}"
 tar czf out/p35ct.tgz -C out tune35ct rand35ct san35ct
-tar czf out/p35ct_tune.tgz -C out tune35ct   # the H200 call carries the tune alone (call_h200.sh)
+tar czf out/p35ct_tune.tgz -C out tune35ct_h200
 echo "[build_clip] done at $(git rev-parse --short HEAD)"

@@ -18,13 +18,7 @@ for dtype in ("f16", "bf16"):
             print(c.name)
 PY
 )
-mapfile -t RANDOM_PADDED < <(python3 - <<'PY'
-from iree_cutlass.workloads import dgrad_problem, random_layers
-keys = [p.key() for p in map(dgrad_problem, random_layers(200, 25, 8))
-        if p.dtype in ("f16", "bf16") and ((p.r > 1 and p.pad_h) or (p.s > 1 and p.pad_w))]
-print("\n".join(keys[:20]))
-PY
-)
+mapfile -t RANDOM_PADDED < <(random_padded 20)
 echo "[build_clip2] ${#NAMES[@]} clipped kernels, ${#RANDOM_PADDED[@]} random padded problems"
 rm -rf out/tune35c2 out/rand35c2 out/san35c2
 python3 -m iree_cutlass.tune build --out out/tune35c2 --families sm90 --card h100 --batches 256 --dtypes f16 bf16 \

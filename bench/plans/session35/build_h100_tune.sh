@@ -8,12 +8,7 @@ set -e
 git diff --quiet plugin/tuning/h200.json || { echo "build_h100_tune: plugin/tuning/h200.json has changes" >&2; exit 1; }
 # Session 33's candidate table, as build_candidate.sh makes it, kept beside the plan (the committed table restored).
 trap 'git checkout -q plugin/tuning/h200.json' EXIT
-D=$(mktemp -d)
-mkdir -p $D/a $D/sw $D/sw2
-cp bench/results/h100_2026-12-06_session26_pingpong_transposed_128_tune.json $D/a/tune.json
-cp bench/results/h100_2026-12-07_session32_swapped_tune.json $D/sw/tune.json
-cp bench/results/h100_2026-12-07_session33_swapped_sw2_tune.json $D/sw2/tune.json
-bash bench/plans/session31/table_after_tunes.sh $D > /dev/null 2>&1
+candidate_table > /dev/null
 cp plugin/tuning/h200.json out/cand33_table.json
 git checkout -q plugin/tuning/h200.json
 rm -rf out/tune35
