@@ -217,7 +217,8 @@ def main() -> int:
     commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
     dirty = bool(subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
                                 capture_output=True, text=True).stdout.strip())
-    (args.out / "cases.json").write_text(json.dumps({"commit": commit, "dirty": dirty, "card": TUNING_CARD, "cases": cases}, indent=1))
+    (args.out / "cases.json").write_text(json.dumps({"commit": commit, "dirty": dirty, "card": TUNING_CARD,
+                                                     "cases": cases}, indent=1))
     failed = [c["tag"] for c in cases if "error" in c]
     print(f"[prepare] {len(cases)} cases, {len(failed)} failed to compile: {failed}", file=sys.stderr)
     return 1 if failed else 0

@@ -58,4 +58,5 @@ class Report:
                 f"to CUTLASS for {self.arch} ({self.card} tuning)")
 
     def to_json(self) -> str:
-        return json.dumps({"arch": self.arch, "card": self.card, "convs": [r.to_json() for r in self.records]}, indent=2)
+        return json.dumps({"arch": self.arch, "card": self.card, "convs": [r.to_json() for r in self.records]},
+                          indent=2)

@@ -276,5 +276,5 @@ def select_kernel(problem: DgradProblem, card: str = DEFAULT_CARD, arch: str = "
     return config
 
 
-__all__ = ["ALL_FAMILIES", "DEFAULT_CARD", "NoKernel", "known_cards", "candidate_configs", "config_to_dict", "heuristic_config", "select_kernel",
-           "tuned_config"]
+__all__ = ["ALL_FAMILIES", "DEFAULT_CARD", "NoKernel", "candidate_configs", "config_to_dict", "heuristic_config",
+           "known_cards", "select_kernel", "tuned_config"]

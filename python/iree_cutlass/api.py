@@ -15,6 +15,7 @@ from typing import Any, Sequence
 
 from iree_cutlass.driver import CompileError, CompileResult, compile_source, parse_card, parse_kernel_families
 from iree_cutlass.passes.report import Report
+from iree_cutlass.plugin.select import DEFAULT_CARD
 from iree_cutlass.runtime import Module, RunError, run
 
 DEFAULT_TARGET = "sm_90"
@@ -45,7 +46,7 @@ def _source_bytes(source: Any) -> tuple[bytes, str]:
 
 def compile(source: Any, *, target: str = DEFAULT_TARGET, flags: Sequence[str] = (), plugin: bool = True,
             compile_to: str = "end", cache_dir: os.PathLike | None = None, remarks: bool = False,
-            kernels: str = "auto", card: str = "h200") -> Compiled:
+            kernels: str = "auto", card: str = DEFAULT_CARD) -> Compiled:
     """Compiles a StableHLO (or linalg) module for the CUDA HAL; with `plugin`, dgrads go to CUTLASS.
 
     `target` is the GPU (`--iree-cuda-target`); `flags` are more iree-compile flags; `kernels` is the

@@ -77,7 +77,8 @@ def build(args) -> int:
         for problem in problems:
             picks = [config for entries in tables for config in _table_kernels(entries, problem, args.cross_dtype)]
             candidates[problem] = list(dict.fromkeys(
-                c for c in picks if c.family in args.families and runs_on(c, args.arch) and supports(c, problem) is None))
+                c for c in picks
+                if c.family in args.families and runs_on(c, args.arch) and supports(c, problem) is None))
     elif args.candidates != [""] or args.twins or args.cross_dtype:
         # Only the named candidates (none but the twins when --candidates is not given) and the shipped kernel's
         # twins, next to the kernel shipped today (the same-run baseline).

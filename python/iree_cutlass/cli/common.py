@@ -23,11 +23,12 @@ def kernel_families(prog: str, value: str) -> tuple[str, ...]:
         fail(prog, str(error), code=2)
 
 
-def tuning_card(prog: str, value: str) -> str:
-    """The --iree-cutlass-card value, or a usage error."""
+def tuning_card(prog: str, value: str | None) -> str:
+    """The --iree-cutlass-card value (the default card's when the flag is absent), or a usage error."""
     from iree_cutlass.driver import CompileError, parse_card
+    from iree_cutlass.plugin.select import DEFAULT_CARD
     try:
-        return parse_card(value)
+        return parse_card(DEFAULT_CARD if value is None else value)
     except CompileError as error:
         fail(prog, str(error), code=2)
 

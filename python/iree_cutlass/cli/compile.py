@@ -93,13 +93,13 @@ def main(argv: list[str] | None = None) -> int:
         fail(PROG, f"expected exactly one input file, got {len(inputs)}", code=2)
 
     from iree_cutlass.driver import CompileError, compile_source
-    from iree_cutlass.plugin.select import DEFAULT_CARD
     families = kernel_families(PROG, families_value)
-    card = tuning_card(PROG, card_value) if card_value is not None else DEFAULT_CARD
+    card = tuning_card(PROG, card_value)
     source, source_name = read_input(PROG, inputs[0])
     try:
         result = compile_source(source, source_name, flags, plugin=True, compile_to=compile_to,
-                                compile_from=compile_from, cache_dir=cache_dir, kernel_families=families, card=card)
+                                compile_from=compile_from, cache_dir=cache_dir, kernel_families=families,
+                                card=card)
     except CompileError as error:
         fail(PROG, str(error))
     if result.report is not None:

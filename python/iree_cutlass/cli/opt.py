@@ -48,9 +48,8 @@ def main(argv: list[str] | None = None) -> int:
     from iree_cutlass.passes.offload_dgrad import OffloadOptions, offload_dgrads
     from iree_cutlass.plugin.build import KernelBuildError
 
-    from iree_cutlass.plugin.select import DEFAULT_CARD
     families = kernel_families(PROG, families_value)
-    card = tuning_card(PROG, card_value) if card_value is not None else DEFAULT_CARD
+    card = tuning_card(PROG, card_value)
 
     context = ir.Context()
     try:
