@@ -29,7 +29,7 @@ PY
 )
 mapfile -t RANDOM_PADDED < <(random_padded 60)
 echo "[build_clip] ${#NAMES[@]} clipped kernels, ${#RANDOM_PADDED[@]} random padded problems"
-rm -rf out/tune35ct out/rand35ct out/san35ct
+rm -rf out/tune35ct out/rand35ct out/san35ct out/tune35ct_h200
 python3 -m iree_cutlass.tune build --out out/tune35ct --families sm90 --card h100 --batches 8 256 --dtypes f16 bf16 \
   --jobs 2 --only _r3_s3_ --twins clip_taps --candidates "${NAMES[@]}"
 python3 -m iree_cutlass.tune build --out out/rand35ct --families sm90 --random 200 --seed 25 --channel-multiple 8 \
