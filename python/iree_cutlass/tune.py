@@ -333,6 +333,7 @@ def _measure_worker(args) -> int:
 
 def table(args) -> int:
     runs = [json.loads(path.read_text()) for path in args.results]
+    run_files = {id(run): path.name for run, path in zip(runs, args.results)}
     cards = {run["card"] for run in runs}
     if len(cards) > 1:
         print(f"iree-cutlass-tune: error: the results come from different cards ({', '.join(sorted(cards))}); "
@@ -375,6 +376,13 @@ def table(args) -> int:
         if not proposals:
             continue
         _, same_run, valid, run, row = min(proposals, key=lambda p: p[0])
+        if args.agree and same_run is not None and valid[0] is not same_run:
+            dissent = _dissenting_run(rows, valid[0], current, args.min_gain, run_files)
+            if dissent is not None:
+                kept += 1
+                _say(f"{key}: {valid[0]['entry']} beat the table's kernel by more than --min-gain in one run but "
+                     f"not in {dissent}: kept (--agree)")
+                continue
         if same_run is not None and valid[0] is not same_run:
             changed += 1
             _say(f"{key}: {same_run['entry']} {same_run['ms']:.4f} -> {valid[0]['entry']} {valid[0]['ms']:.4f} ms"
@@ -395,6 +403,20 @@ def table(args) -> int:
     _say(f"wrote {len(entries)} entries to {path} ({changed} measured kernels replaced, {kept} kept within "
          f"--min-gain {args.min_gain}, {unmeasured} runs without the table's kernel left it)")
     return 0
+
+
+def _dissenting_run(rows, proposed: dict, current, min_gain: float, run_files: dict) -> str | None:
+    """--agree: the first run (its results file, and both times) that timed both `proposed` and the table's kernel
+    validly without `proposed` beating it by more than `min_gain`; None where every such run agrees."""
+    from iree_cutlass.plugin.kernels import config_from_dict
+    wanted = config_from_dict(proposed["config"])
+    for run, row in rows:
+        timed = [c for c in row["candidates"] if timed_valid(c)]
+        mine = next((c for c in timed if config_from_dict(c["config"]) == wanted), None)
+        table_kernel = next((c for c in timed if config_from_dict(c["config"]) == current), None)
+        if mine is not None and table_kernel is not None and mine["ms"] > table_kernel["ms"] * (1 - min_gain):
+            return f"{run_files[id(run)]} ({mine['ms']:.4f} against {table_kernel['ms']:.4f} ms)"
+    return None
 
 
 def _judge_run(row: dict, current, args, checked: dict):
@@ -510,6 +532,9 @@ def main(argv: list[str] | None = None) -> int:
     p_table.add_argument("--valid-in", type=pathlib.Path, nargs="+", default=[], metavar="RESULTS",
                          help="measure results (e.g. of random problems, iree-cutlass-tune build --random) that a "
                               "kernel other than the table's own must appear in, valid in every run, to be chosen")
+    p_table.add_argument("--agree", action="store_true",
+                         help="with several runs (e.g. one plan measured twice): a kernel replaces the table's only "
+                              "if it beat it by more than --min-gain in every run that timed both validly")
     p_table.add_argument("--min-gain", type=float, default=0.0, metavar="FRACTION",
                          help="keep a problem's current kernel, where this run measured it too, unless the "
                               "fastest beats it by more than this fraction (e.g. 0.01: the run's noise)")

@@ -153,6 +153,27 @@ def test_table_of_several_runs_takes_the_largest_same_run_gain_over_the_table_ke
     assert config_from_dict(json.loads(out.read_text())["entries"][problem.key()]["config"]) == three[1]
 
 
+def test_table_agree_replaces_the_table_kernel_only_where_every_run_agrees(tmp_path, capsys):
+    # One plan measured twice: configs[1] beats the table's kernel (configs[0]) by 10% in the second run but loses
+    # in the first. Without --agree the larger same-run gain wins; with it the table's kernel stays, and a kernel
+    # that wins both runs by more than --min-gain replaces it.
+    problem = dgrad_problem(resnet50_layers((8,), ("f16",))[5])
+    out = tmp_path / "h200.json"
+    results, configs = _results(problem, [0.20, 0.30])
+    (tmp_path / "first.json").write_text(json.dumps(results))
+    for name, timings in (("a", [0.20, 0.204]), ("b", [0.20, 0.18]), ("c", [0.20, 0.19])):
+        run, _ = _results(problem, timings)
+        (tmp_path / f"{name}.json").write_text(json.dumps(run))
+    for runs, agree, expected in ((("a", "b"), False, configs[1]), (("a", "b"), True, configs[0]),
+                                  (("c", "b"), True, configs[1])):
+        assert tune.main(["table", "--results", str(tmp_path / "first.json"), "--out", str(out)]) == 0
+        assert tune.main(["table", "--results", *(str(tmp_path / f"{r}.json") for r in runs), "--out", str(out),
+                          "--min-gain", "0.01", *(["--agree"] if agree else [])]) == 0
+        entry = json.loads(out.read_text())["entries"][problem.key()]
+        assert config_from_dict(entry["config"]) == expected, (runs, agree)
+    assert "but not in a.json (0.2040 against 0.2000 ms): kept (--agree)" in capsys.readouterr().err
+
+
 def test_table_of_runs_on_different_cards_is_refused(tmp_path, capsys):
     problem = dgrad_problem(resnet50_layers((8,), ("f16",))[5])
     out = tmp_path / "h200.json"
