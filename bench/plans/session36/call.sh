@@ -5,8 +5,8 @@
 # On an H200 (~320 s): the three pending H200 tunes (session 33's call2.sh: $OUT/a, $OUT/sw, $OUT/sw2), then the
 # clipped-tap tune against the H200 table (session 35's call_h200.sh: $OUT/clip). Then, on the warm machine,
 # call_h200_check.sh (the candidate bundle's check and its sanitizers).
-# On another card (~480 s): call_h100.sh (the memory-bound 1x1 tune: $OUT/tune.json, random.json, memcheck.txt,
-# racecheck.txt), then call_prof.sh (Nsight Compute beside cuDNN: $OUT/prof) while the call has time.
+# On another card (77 s on an H100 in session 36): call_h100.sh (the memory-bound 1x1 tune: $OUT/tune.json,
+# random.json, memcheck.txt, racecheck.txt), then call_prof.sh (Nsight Compute beside cuDNN: $OUT/prof).
 # carry: out/p26a.tgz out/p31.tgz out/p33.tgz out/p35ct_tune.tgz out/tune36m.tgz out/prof36.tgz
 here="$(dirname "$0")"
 source "$here/../lib.sh"

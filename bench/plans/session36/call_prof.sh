@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU call (session 36), any Hopper card, ~90 s: Nsight Compute's DRAM bytes, duration and throughput for the
+# GPU call (session 36), any Hopper card, ~20 s: Nsight Compute's DRAM bytes, duration and throughput for the
 # memory-bound batch-256 f16 1x1 layers (prof_layers.sh): the H100 table's kernels (build_prof.sh's out/prof36),
 # cuDNN's kernels on the same layers, and a fill and a copy as the card's write and read+write rates, into
 # $OUT/prof/{ours,cudnn,copy}.txt. Why ours runs 2-7% behind cuDNN there: more bytes, or the same bytes slower.

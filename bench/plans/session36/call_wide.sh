@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU call (session 36), an H100, ~150 s: build_wide.sh's 256-channel flat tiles on the write-heavy 1x1 layers,
+# GPU call (session 36), an H100, ~80 s: build_wide.sh's 256-channel flat tiles on the write-heavy 1x1 layers,
 # beside the H100 table's kernel and cuDNN (CUDA graphs), twice ($OUT/tune.json, $OUT/tune2.json: the table takes
 # an entry only where both runs agree, `table --agree`), then their numerics on random 1x1 problems and memcheck
 # and racecheck at batch 2 (lib.sh's numerics_and_sanitizers).
