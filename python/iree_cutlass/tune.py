@@ -26,6 +26,7 @@ from iree_cutlass.workloads import dgrad_problem, random_layers, resnet50_layers
 
 REL_L2_LIMIT = 1e-2
 ENTRY_PREFIX = "iree_cutlass_dgrad_"   # every kernel's entry point begins so
+OTHER_DTYPE = {"f16": "bf16", "bf16": "f16"}   # --cross-dtype: the 16-bit type whose kernels a layer also tries
 
 
 def timed_valid(candidate: dict) -> bool:
@@ -117,7 +118,7 @@ def build(args) -> int:
     return 0
 
 
-def _shipped_kernel(problem, arch: str, card: str = "h200"):
+def _shipped_kernel(problem, arch: str, card: str):
     """The kernel the table or heuristic ships for `problem` today, or None where nothing computes it (some random
     problems): the same-run baseline of a plan."""
     from iree_cutlass.plugin.select import NoKernel, select_kernel
@@ -140,7 +141,7 @@ def _table_kernels(entries: dict, problem, cross_dtype: bool) -> list:
     kernels = []
     if problem.key() in entries:
         kernels.append(config_from_dict(entries[problem.key()]["config"]))
-    other = {"f16": "bf16", "bf16": "f16"}.get(problem.dtype)
+    other = OTHER_DTYPE.get(problem.dtype)
     sibling_key = dataclasses.replace(problem, dtype=other).key() if cross_dtype and other else None
     if sibling_key in entries:
         kernels.append(dataclasses.replace(config_from_dict(entries[sibling_key]["config"]), dtype=problem.dtype))
@@ -154,12 +155,12 @@ def _twin(config, field: str):
     return twin(config, **{field: True}) if hasattr(config, field) else None
 
 
-def _sibling_kernel(problem, arch: str, card: str = "h200"):
+def _sibling_kernel(problem, arch: str, card: str):
     """The kernel the table ships for `problem` in the other 16-bit type, built for `problem`'s own type: the
     two types run at the same rates, so a kernel that won one of them is a candidate for the other (their tunes
     were separate runs, and picked different kernels on close calls)."""
     from iree_cutlass.plugin.select import select_kernel
-    other = {"f16": "bf16", "bf16": "f16"}[problem.dtype]
+    other = OTHER_DTYPE[problem.dtype]
     sibling = select_kernel(dataclasses.replace(problem, dtype=other), card=card, arch=arch)
     return dataclasses.replace(sibling, dtype=problem.dtype)
 
@@ -459,6 +460,7 @@ def _judge_run(row: dict, current, args, checked: dict):
 
 
 def main(argv: list[str] | None = None) -> int:
+    from iree_cutlass.plugin.select import DEFAULT_CARD
     parser = argparse.ArgumentParser(prog="iree-cutlass-tune", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     p_build = sub.add_parser("build", help="build every candidate kernel of the ResNet-50 dgrad problems")
@@ -466,8 +468,9 @@ def main(argv: list[str] | None = None) -> int:
     p_build.add_argument("--batches", type=int, nargs="+", default=[8, 256])
     p_build.add_argument("--dtypes", nargs="+", default=["f16", "bf16"])
     p_build.add_argument("--arch", default="sm_90")
-    p_build.add_argument("--card", default="h200", help="whose tuning table ships each problem's kernel today (the "
-                                                        "same-run baseline every plan measures)")
+    p_build.add_argument("--card", default=DEFAULT_CARD,
+                         help="whose tuning table ships each problem's kernel today (the same-run baseline every "
+                              "plan measures)")
     p_build.add_argument("--jobs", type=int, default=None)
     p_build.add_argument("--families", nargs="+", default=["sm80", "sm90"], help="kernel families to build")
     p_build.add_argument("--sm80", choices=["all", "selected"], default="all",
@@ -524,7 +527,7 @@ def main(argv: list[str] | None = None) -> int:
                          help="measure results; several runs are each judged against the table as it stood, and "
                               "where more than one would replace a problem's kernel the largest same-run gain "
                               "over it wins")
-    p_table.add_argument("--card", default="h200")
+    p_table.add_argument("--card", default=DEFAULT_CARD)
     p_table.add_argument("--out", type=pathlib.Path, default=None)
     p_table.add_argument("--skip", nargs="+", default=[], metavar="SUBSTRING",
                          help="never choose candidates whose entry point contains any of these (a whole entry "

@@ -6,7 +6,7 @@ one, and each layer's kernel from the other 16-bit type, built for this one (`ir
 import dataclasses
 
 from iree_cutlass import tune
-from iree_cutlass.plugin.select import select_kernel
+from iree_cutlass.plugin.select import DEFAULT_CARD, select_kernel
 from iree_cutlass.workloads import dgrad_problem, resnet50_layers
 
 problems = [dgrad_problem(layer) for layer in resnet50_layers((256,), ("f16", "bf16"))]
@@ -14,5 +14,5 @@ shipped = {select_kernel(problem) for problem in problems}
 twins = {dataclasses.replace(c, thread_stores=True) for c in shipped
          if c.family == "sm90" and c.copy_rows_per_thread <= 8}
 twins |= {dataclasses.replace(c, wg_release=True) for c in shipped if c.family == "sm90" and c.cluster == 2}
-siblings = {tune._sibling_kernel(problem, "sm_90") for problem in problems}
+siblings = {tune._sibling_kernel(problem, "sm_90", DEFAULT_CARD) for problem in problems}
 print(" ".join(sorted(c.name for c in twins | siblings)))
