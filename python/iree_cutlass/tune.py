@@ -460,7 +460,6 @@ def _judge_run(row: dict, current, args, checked: dict):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from iree_cutlass.plugin.select import DEFAULT_CARD
     parser = argparse.ArgumentParser(prog="iree-cutlass-tune", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     p_build = sub.add_parser("build", help="build every candidate kernel of the ResNet-50 dgrad problems")
@@ -468,9 +467,9 @@ def main(argv: list[str] | None = None) -> int:
     p_build.add_argument("--batches", type=int, nargs="+", default=[8, 256])
     p_build.add_argument("--dtypes", nargs="+", default=["f16", "bf16"])
     p_build.add_argument("--arch", default="sm_90")
-    p_build.add_argument("--card", default=DEFAULT_CARD,
+    p_build.add_argument("--card", default=None,
                          help="whose tuning table ships each problem's kernel today (the same-run baseline every "
-                              "plan measures)")
+                              "plan measures); default: the compiler's default card")
     p_build.add_argument("--jobs", type=int, default=None)
     p_build.add_argument("--families", nargs="+", default=["sm80", "sm90"], help="kernel families to build")
     p_build.add_argument("--sm80", choices=["all", "selected"], default="all",
@@ -527,7 +526,7 @@ def main(argv: list[str] | None = None) -> int:
                          help="measure results; several runs are each judged against the table as it stood, and "
                               "where more than one would replace a problem's kernel the largest same-run gain "
                               "over it wins")
-    p_table.add_argument("--card", default=DEFAULT_CARD)
+    p_table.add_argument("--card", default=None, help="whose table to update; default: the compiler's default card")
     p_table.add_argument("--out", type=pathlib.Path, default=None)
     p_table.add_argument("--skip", nargs="+", default=[], metavar="SUBSTRING",
                          help="never choose candidates whose entry point contains any of these (a whole entry "
@@ -542,6 +541,11 @@ def main(argv: list[str] | None = None) -> int:
                          help="keep a problem's current kernel, where this run measured it too, unless the "
                               "fastest beats it by more than this fraction (e.g. 0.01: the run's noise)")
     args = parser.parse_args(argv)
+    if args.command in ("build", "table") and args.card is None:
+        # Resolved here, not as an argparse default: the GPU side runs `measure` from the source tree alone
+        # (PYTHONPATH=python), where iree_cutlass.plugin, the compiler's half, is not importable.
+        from iree_cutlass.plugin.select import DEFAULT_CARD
+        args.card = DEFAULT_CARD
     args.argv = list(sys.argv[1:] if argv is None else argv)   # measure's worker processes run these again
     started = time.perf_counter()
     code = {"build": build, "measure": measure, "table": table}[args.command](args)

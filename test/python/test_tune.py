@@ -1,6 +1,10 @@
 """iree-cutlass-tune: the plan it builds and the table it writes from measurements (no GPU needed here)."""
 
 import json
+import os
+import pathlib
+import subprocess
+import sys
 
 from iree_cutlass import tune
 from iree_cutlass.plugin.kernels import config_from_dict, config_to_dict
@@ -354,3 +358,16 @@ def test_table_valid_in_vouches_for_a_gemm_kernel_by_its_code(tmp_path):
         entry = json.loads(table.read_text())["entries"].get(problem.key())
         # (bad: the other candidate never ran on the random problems either, so nothing is admitted)
         assert (config_from_dict(entry["config"]) if entry else None) == expected, name
+
+
+def test_measure_runs_from_the_source_tree_alone():
+    """The GPU machine runs `measure` with PYTHONPATH=python and no install (bench/plans/lib.sh): there
+    iree_cutlass.plugin, the compiler's half, does not import, so measure's path must not need it (session 37's
+    first H100 call lost its tune to a --card default that imported it)."""
+    repo = pathlib.Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(repo / "python")}
+    # -S: no site-packages, so the installed package (which maps iree_cutlass.plugin) cannot stand in.
+    run = subprocess.run([sys.executable, "-S", "-m", "iree_cutlass.tune", "measure", "--help"],
+                         cwd=repo, env=env, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert "--plan" in run.stdout
