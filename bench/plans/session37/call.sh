@@ -4,14 +4,15 @@
 # On an H200 (~320 s): the three pending H200 tunes (session 33's call2.sh: $OUT/a, $OUT/sw, $OUT/sw2), then the
 # clipped-tap tune against the H200 table (session 35's call_h200.sh: $OUT/clip). Then, on the warm machine,
 # session 36's call_h200_check.sh (the candidate bundle's check and its sanitizers).
-# On another card (~80 s on an H100): session 36's call_wide.sh (256-channel flat tiles on the write-heavy 1x1
-# layers, tuned twice: $OUT/tune.json, $OUT/tune2.json, random numerics and sanitizers).
-# carry: out/p26a.tgz out/p31.tgz out/p33.tgz out/p35ct_tune.tgz out/tune36w.tgz
+# On another card (~45 s on an H100): call_pair.sh (the table's, the replaced and the 256-channel kernels of two
+# write-heavy 1x1 layers in one run, twice: $OUT/pair.json, $OUT/pair2.json). Session 36's call_wide.sh, which
+# this half ran first, is done (session 37).
+# carry: out/p26a.tgz out/p31.tgz out/p33.tgz out/p35ct_tune.tgz out/tune37p.tgz
 here="$(dirname "$0")"
 source "$here/../lib.sh"
 if on_h200; then
   bash "$here/../session33/call2.sh"
   bash "$here/../session35/call_h200.sh"
 else
-  bash "$here/../session36/call_wide.sh"
+  bash "$here/call_pair.sh"
 fi
