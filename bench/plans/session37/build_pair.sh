@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Here (no GPU), ~8 min: an H100 plan (out/tune37p.tgz) that times, in one run, the kernels that sessions 36 and 37
-# measured only in different runs on two write-heavy 1x1 layers (f16 and bf16, batch 256):
+# Here (no GPU): an H100 plan (out/tune37p.tgz; 16 kernels to compile, seconds where the kernel cache has them) that
+# times, in one run, the kernels that sessions 36 and 37 measured only in different runs on two write-heavy 1x1
+# layers (f16 and bf16, batch 256):
 # - 256<-64 at 56x56: the table's kernel (session 36's thread-store `256x64x64_s4_c1_tr_ts` for bf16), the one it
 #   replaced (`128x64x64_s8_c1_pp_tr`) and session 37's best 256-channel flat tiles;
 # - 512<-128 at 28x28: the table's `256x64x64_s4_c1_n2_tr_b2`, the one it replaced (`256x64x64_s4_c1_pp_n2_tr`)
