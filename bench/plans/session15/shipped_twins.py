@@ -7,13 +7,14 @@ import dataclasses
 
 from iree_cutlass import tune
 from iree_cutlass.plugin.select import DEFAULT_CARD, select_kernel
+from iree_cutlass.plugin.sm90 import twin
 from iree_cutlass.workloads import dgrad_problem, resnet50_layers
 
 problems = [dgrad_problem(layer) for layer in resnet50_layers((256,), ("f16", "bf16"))]
 shipped = {select_kernel(problem) for problem in problems}
-# Warp-store and halo kernels (tables after session 15) have no thread-store form: sm90.py refuses both pairings.
-twins = {dataclasses.replace(c, thread_stores=True) for c in shipped
-         if c.family == "sm90" and c.copy_rows_per_thread <= 8 and not c.warp_stores and not c.halo_blocks}
+# sm90.twin: None where Sm90Config's own checks refuse thread stores (more than 8 rows a thread; warp-store and
+# halo kernels, which tables ship since session 15) or where they are set already.
+twins = {t for c in shipped if c.family == "sm90" and (t := twin(c, thread_stores=True)) is not None}
 twins |= {dataclasses.replace(c, wg_release=True) for c in shipped if c.family == "sm90" and c.cluster == 2}
 siblings = {tune._sibling_kernel(problem, "sm_90", DEFAULT_CARD) for problem in problems}
 print(" ".join(sorted(c.name for c in twins | siblings)))
