@@ -63,6 +63,16 @@ tune_measure() {
   timeout "$2" python3 -m iree_cutlass.tune measure --plan "$1" --graph --with-cudnn --out "$OUT/$3" 2>&1 | tail -46
 }
 
+# The same plan measured twice, into $OUT/NAME.json and $OUT/NAME2.json: `iree-cutlass-tune table --agree` takes an
+# entry only where both runs agree.
+#   tune_twice out/tuneNN SECONDS NAME
+tune_twice() {
+  T "$3"
+  tune_measure "$1" "$2" "$3.json"
+  T "${3}2"
+  tune_measure "$1" "$2" "${3}2.json"
+}
+
 # Here (no GPU): the sm90_gemm plans of a tuning call: CANDIDATES beside every batch-256 1x1 layer's shipped kernel
 # (TUNE), on the 16 random plain GEMMs among 200 random problems, seed 25 (RAND), and on two of them (SAN).
 #   build_gemm_plans out/tuneNN out/randNN out/sanNN CANDIDATE...

@@ -9,9 +9,6 @@ source "$here/../lib.sh"
 card
 on_h200 && { echo "an H200: run bench/plans/session36/call.sh instead"; exit 1; }
 tar xzf out/tune36w.tgz -C out
-T tune
-tune_measure out/tune36w 80 tune.json
-T tune2
-tune_measure out/tune36w 80 tune2.json
+tune_twice out/tune36w 80 tune
 numerics_and_sanitizers out/rand36w out/san36w
 T done

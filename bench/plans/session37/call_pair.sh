@@ -7,8 +7,5 @@ source "$here/../lib.sh"
 card
 on_h200 && { echo "an H200: run bench/plans/session37/call.sh instead"; exit 1; }
 tar xzf out/tune37p.tgz -C out
-T pair
-tune_measure out/tune37p 60 pair.json
-T pair2
-tune_measure out/tune37p 60 pair2.json
+tune_twice out/tune37p 60 pair
 T done
