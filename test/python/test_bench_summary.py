@@ -301,3 +301,38 @@ def test_sanitizer_batch_is_small_except_for_kernels_built_for_one_problem():
     assert select_kernel(gemm).family == "sm90_gemm" and select_kernel(dgrad).family == "sm90"
     assert module.sanitize_batch(select_kernel(gemm), gemm) == 256     # it traps on any other GEMM extents
     assert module.sanitize_batch(select_kernel(dgrad), dgrad) == module.SANITIZE_BATCH == 4
+
+
+def test_grid_variants_keep_whole_clusters_and_resident_channel_blocks():
+    grid_ab = load_bench_script("grid_ab")
+    from iree_cutlass.plugin import sm90
+    from iree_cutlass.plugin.kernels import launch_record
+    from iree_cutlass.plugin.problem import DgradProblem
+    problem = DgradProblem(256, 14, 14, 1024, 256, 1, 1, 14, 14, 0, 0, 1, 1, "f16")
+    plain = launch_record(sm90.Sm90Config("f16", 128, 64, 8, 1, "pingpong", transposed=True), problem)
+    paired = launch_record(sm90.Sm90Config("f16", 256, 64, 4, 1, "pingpong", 2, transposed=True, share_dy=True),
+                           problem)
+    resident = launch_record(sm90.Sm90Config("f16", 128, 256, 4, 1, resident_k=4, store_slots=2), problem)
+    counts = lambda record: [v["grid"][0] for v in grid_ab.grid_variants(record, problem.__dict__, [99, 120, 126,
+                                                                                                     132, 200])]
+    assert counts(plain) == [99, 120, 126]       # only grids below the kernel's own 132
+    assert counts(paired) == [120, 126]          # whole 2-CTA clusters
+    assert counts(resident) == [120]             # four channel blocks of 256: each CTA keeps one slab
+    variant = grid_ab.grid_variants(plain, problem.__dict__, [120])[0]
+    assert variant["variant"] == "grid_120" and variant["constants"] == plain["constants"]
+
+
+def test_grid_ratios_divide_each_variant_by_its_own_kernel_in_the_same_run(tmp_path, capsys):
+    grid_ab = load_bench_script("grid_ab")
+    sm90_config = {"family": "sm90"}
+    run = lambda ms_132, ms_120: {"problems": [{"key": "k1", "cudnn_ms": 0.2, "candidates": [
+        {"config": sm90_config, "entry": "a", "valid": True, "ms": ms_132},
+        {"config": sm90_config, "entry": "a", "variant": "grid_120", "valid": True, "ms": ms_120},
+        {"config": sm90_config, "entry": "a", "variant": "grid_96", "valid": False},
+        {"config": {"family": "sm90_gemm"}, "entry": "g", "valid": True, "ms": 0.1}]}]}
+    assert grid_ab.grid_ratios(run(0.25, 0.24)) == {"k1 a": {"grid_120": pytest.approx(0.96),
+                                                              "cudnn": pytest.approx(1.25)}}
+    (tmp_path / "1.json").write_text(json.dumps(run(0.25, 0.24)))
+    (tmp_path / "2.json").write_text(json.dumps(run(0.2, 0.21)))
+    assert grid_ab.summary([tmp_path / "1.json", tmp_path / "2.json"]) == 0
+    assert "k1 a | 0.960 / 1.050 | 1.250 / 1.000" in capsys.readouterr().out
