@@ -9,9 +9,10 @@
 The sm90 kernels are persistent: a CTA walks units blockIdx.x, blockIdx.x + gridDim.x, ... and the host launches
 one CTA per SM (sm90.launch_geometry). The walk covers every unit for any whole number of clusters up to the
 descriptor slots the push constants give, so the same binary and constants run on fewer CTAs. cuDNN's xmma dgrad
-kernel on the 256<-64 1x1 layer at 56x56 runs 120 CTAs on the H100's 132 SMs and reaches a higher DRAM rate than
-ours (session 36); this measures whether fewer CTAs alone move ours. Each added launch is marked
-`"variant": "grid_N"`, so that `iree-cutlass-tune table` never chooses it.
+kernel on the 256<-64 1x1 layer at 56x56 runs 120 CTAs (clusters of 8) on the H100's 132 SMs and reaches a higher
+DRAM rate than ours (session 36); this measures whether fewer CTAs alone move ours (session 38, H100: no, every
+smaller grid was slower). Each added launch is marked `"variant": "grid_N"`, so that `iree-cutlass-tune table`
+never chooses it. --summary runs from the source tree alone (the GPU machine's PYTHONPATH=python).
 """
 from __future__ import annotations
 
@@ -21,14 +22,12 @@ import math
 import pathlib
 import sys
 
-from iree_cutlass.cli.common import write_atomically
-from iree_cutlass.plugin.kernels import config_from_dict
-
 
 def grid_variants(candidate: dict, problem: dict, ctas: list[int]) -> list[dict]:
     """`candidate` (an sm90 launch record for `problem`) on each of `ctas` that is fewer than its grid and whole
     clusters; for a resident-filter kernel also a multiple of the channel blocks, as its own grid is (so that each
     CTA keeps one channel block's slab, see sm90.launch_geometry)."""
+    from iree_cutlass.plugin.kernels import config_from_dict   # the compiler's half: here, not on the GPU machine
     config = config_from_dict(candidate["config"])
     if config.family != "sm90":
         return []
@@ -100,6 +99,7 @@ def main() -> int:
         variants = [v for c in kernels for v in grid_variants(c, entry["problem"], args.ctas)]
         entry["candidates"] = kernels + variants
         added += len(variants)
+    from iree_cutlass.cli.common import write_atomically
     write_atomically(path, json.dumps(plan, indent=1).encode())
     print(f"[grid-ab] {added} launches on smaller grids added to {path}")
     return 0
