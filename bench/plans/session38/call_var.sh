@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# GPU call (session 38), any Hopper card, ~2 min: build_var.sh's A/B (the shipped ping-pong kernels beside
+# `partner_skip` and `partner_skip_once`, CUDA graphs, two passes a run, every variant's dx compared with the
+# shipped kernel's), run twice ($OUT/var.json, $OUT/var2.json).
+# carry: out/var38.tgz
+here="$(dirname "$0")"
+source "$here/../lib.sh"
+card
+tar xzf out/var38.tgz -C out
+for run in var var2; do
+  T "$run"
+  timeout 200 python3 bench/kernel_variants.py measure --plan out/var38 --out "$OUT/$run.json" 2>&1 | tail -30
+done
+T done
