@@ -55,12 +55,22 @@ _NO_MMA = (("cute::gemm(tiled_mma, tCrA(_, _, kb, stage), tCrB(_, _, kb, kReside
 # (~0.6 us); between tiles it leaves the tensor pipe idle (8% of the consumers' stall samples on the 1x1 1024<-512
 # layer, Nsight Compute, session 15's call D). `decode_ahead` decodes it behind a tile's second batch of MMAs, after
 # the first batch's stage is released, in cooperative tiles of a lone CTA with at least 4 iterations; every other
-# tile decodes it after its epilogue, where the old loop did (the loop's step). Not yet measured.
+# tile decodes it after its epilogue, where the old loop did (the loop's step); a ping-pong kernel's partner skip
+# (kSkipPartner, session 38) goes with the old loop head. Not yet measured.
 # `decode_ahead_all` decodes ahead in every kernel with at least 2 iterations a tile, about what b28f7cc shipped
 # (session 16: 2.2% faster than decoding just before the epilogue, but its whole check ran the 1x1 256<-128 layer
 # 1.23x, the 1x1 256<-64 1.10x, the 3x3 128<-128 stride-2 1.10x and the 3x3 512<-512 1.04x session 15's times).
 _OLD_WALK_HEAD = """    uint32_t slabs = 0;
     for (int index = unit_begin(); index < walk.count; index += unit_stride()) {
+      if constexpr (kSkipPartner) {
+        if (uniform && (live & 1) != wg) {
+          ++live;
+          int const advanced = stage + uniform_iterations;
+          phase_bit ^= uint32_t(advanced / kStages) & 1u;
+          stage = advanced % kStages;
+          continue;
+        }
+      }
       if (!walk.unit_live(index, kTileN)) continue;
       Tile const t = walk.decode(index, kTileN, rank);
 """
@@ -102,35 +112,6 @@ _DECODE_ONCE = (
     (_DECODE_TWICE, """      Tile const t = walk.decode(index, kTileN, rank);
       if (!t.live && (kClusterM * kClusterC == 1 || !walk.unit_live(index, kTileN))) continue;
 """, 2),)   # the producer's loop and the consumers' 
-# Ping-pong without decoding the partner's tiles (session 38). Each consumer warpgroup of a ping-pong kernel decodes
-# every tile of the walk, its partner's too, only to count live tiles and move the stage ring on by the tile's
-# iterations. In a walk of one phase without clipped taps (every unit live, every tile the same taps) that needs no
-# decode: the partner's tile moves the ring on by the walk's one iteration count. Nsight Compute on the H100
-# table's 128x64 ping-pong kernel of the 1x1 256<-64 layer (f16, batch 256, session 38): the consumers' decode is
-# 59% of the kernel's instructions and 48% of its stall samples, and the kernel's rate follows its CTA count
-# (grid_ab.py), so a CTA's own work, not DRAM, bounds it there.
-_UNIFORM_WALK = (
-    ("  bool clip;       // kClipTaps: each tile skips the taps that read only dy's padding, and border boxes walk last\n",
-     "  bool clip;       // kClipTaps: each tile skips the taps that read only dy's padding, and border boxes walk last\n"
-     "  bool uniform;    // one phase, no clipped taps: every unit is live and every tile runs uniform_iterations\n"
-     "  int uniform_iterations;\n"),
-    ("    kblocks = (d.k + kTileK - 1) / kTileK;\n  }\n",
-     "    kblocks = (d.k + kTileK - 1) / kTileK;\n"
-     "    uniform = phases == 1 && !clip;\n"
-     "    uniform_iterations = uniform ? iterations(decode(0, tile_n)) : 0;\n  }\n"),
-    ("      if (!walk.unit_live(index, kTileN)) continue;\n      Tile const t = walk.decode(index, kTileN, rank);\n"
-     "      int iterations = kHalo",
-     "      if constexpr (kPingpong && !kSlab) {\n"
-     "        if (walk.uniform && (live & 1) != wg) {\n"
-     "          ++live;\n"
-     "          int const advanced = stage + walk.uniform_iterations;\n"
-     "          phase_bit ^= uint32_t(advanced / kStages) & 1u;\n"
-     "          stage = advanced % kStages;\n"
-     "          continue;\n"
-     "        }\n"
-     "      }\n"
-     "      if (!walk.unit_live(index, kTileN)) continue;\n      Tile const t = walk.decode(index, kTileN, rank);\n"
-     "      int iterations = kHalo"))
 # ptxas can drop tensormap acquires unless a bulk-async group follows them (as in plugin/sm90_dgrad.cuh).
 _BULK_WAIT = '    asm volatile("cp.async.bulk.commit_group;\\n\\tcp.async.bulk.wait_group.read 0;" ::: "memory");\n'
 VARIANTS = {
@@ -185,8 +166,6 @@ VARIANTS = {
                  "hint, smem.a + stage * kTileM * kTileK,\n                                     kb * kTileK, dy_col, "
                  "dy_row, t.n0);")),
     "decode_once": _DECODE_ONCE,
-    "partner_skip": _UNIFORM_WALK,
-    "partner_skip_once": _UNIFORM_WALK + _DECODE_ONCE,
     "decode_ahead": _DECODE_AHEAD,
     "decode_ahead_all": _DECODE_AHEAD + (("kDecodeAhead = !kPingpong && kClusterCtas == 1;", "kDecodeAhead = true;"),
                                          ("kDecodeAheadIterations = 4;", "kDecodeAheadIterations = 2;")),

@@ -95,6 +95,8 @@ class Sm90Config:
     clip_taps: bool = False  # each tile skips the filter taps that read only dy's padding for its box, and the walk
                              # puts border boxes last (images fastest) so that CTAs draw full and clipped tiles
                              # alike; not halo tiles, M clusters or split-K
+    skip_partner: bool = False  # ping-pong without a filter slab or clipped taps: each consumer warpgroup passes
+                                # over its partner's tiles without decoding them where the walk is one phase
 
     family: ClassVar[str] = FAMILY
 
@@ -168,6 +170,10 @@ class Sm90Config:
         if self.clip_taps and (self.halo_blocks or self.cluster_m > 1 or self.split_k > 1):
             raise ValueError("clipped taps are per tile: not for halo tiles, M clusters (sharing one tap's filter "
                              "tile) or split-K")
+        if self.skip_partner and (self.schedule != "pingpong" or self.resident_k or self.halo_blocks
+                                  or self.clip_taps):
+            raise ValueError("skipping the partner's tiles is for ping-pong kernels without a filter slab or clipped "
+                             "taps")
         if self.flat and self.transposed:
             raise ValueError("transposed kernels always walk 1x1 problems as flat pixels: no flat flag")
         if self.ctas_per_sm == 2 and self.rows_per_warpgroup * self.tile_n > 64 * 64:
@@ -213,7 +219,8 @@ class Sm90Config:
                 f"{f'_o{self.wg_offset}' if self.wg_offset else ''}"
                 f"{'_fl' if self.flat else ''}"
                 f"{f'_hl{self.halo_blocks}x{self.halo_rows}' if self.halo_blocks else ''}"
-                f"{'_ct' if self.clip_taps else ''}")
+                f"{'_ct' if self.clip_taps else ''}"
+                f"{'_sp' if self.skip_partner else ''}")
 
     @property
     def cluster_ctas(self) -> int:
@@ -539,13 +546,14 @@ _ENTRY = """
 using Kernel = iree_cutlass_sm90::DgradKernel<{element}, {tile_m}, {tile_n}, {stages}, {ctas}, {pingpong}, {cluster},
                                              {resident_k}, {store_slots}, {split_k}, {wg_stores}, {transposed},
                                              {tile_buffers}, {share_dy}, {thread_stores}, {wg_release},
-                                             {warp_stores}, {wg_offset}, {halo_blocks}, {halo_rows}, {clip_taps}>;
+                                             {warp_stores}, {wg_offset}, {halo_blocks}, {halo_rows}, {clip_taps},
+                                             {skip_partner}>;
 static_assert(sizeof(Kernel::SharedStorage) == {shared_storage}, "shared storage formula (sm90.py) out of date");
 static_assert(Kernel::kSmemBytes == {smem}, "dynamic shared memory formula (sm90.py) out of date");
 IREE_CUTLASS_SM90_DGRAD_ENTRY({name}, {element}, {tile_m}, {tile_n}, {stages}, {ctas}, {pingpong}, {cluster},
                               {resident_k}, {store_slots}, {split_k}, {wg_stores}, {transposed}, {tile_buffers},
                               {share_dy}, {thread_stores}, {wg_release}, {warp_stores}, {wg_offset},
-                              {halo_blocks}, {halo_rows}, {clip_taps})
+                              {halo_blocks}, {halo_rows}, {clip_taps}, {skip_partner})
 """
 
 
@@ -562,6 +570,7 @@ def generate_source(config: Sm90Config) -> str:
         thread_stores=str(config.thread_stores).lower(), wg_release=str(config.wg_release).lower(),
         warp_stores=str(config.warp_stores).lower(), wg_offset=config.wg_offset,
         halo_blocks=config.halo_blocks, halo_rows=config.halo_rows, clip_taps=str(config.clip_taps).lower(),
+        skip_partner=str(config.skip_partner).lower(),
         shared_storage=shared_storage_bytes(config),
         smem=smem_bytes(config))
 
@@ -619,7 +628,8 @@ def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90
     TMA-stored ring also with warp stores, and each cluster also with a warpgroup release; each cooperative kernel
     with warpgroup or warp stores also with warpgroup 1 started WG_OFFSETS K blocks behind warpgroup 0; on a plain
     GEMM (1x1, unit stride, no padding) every kernel that is not transposed also walking flat pixels; for
-    unit-stride filters of several taps on C <= 64, halo tiles of HALO_TILE_M pixels.
+    unit-stride filters of several taps on C <= 64, halo tiles of HALO_TILE_M pixels; where the walk is one
+    phase, each ping-pong kernel also skipping its partner's tiles (`skip_partner`).
 
     Split-K kernels join only when asked (`split_k`): they compute correctly (every measured run was valid) but
     compute-sanitizer's racecheck reports hazards on their distributed-shared-memory handoff, which it does not
@@ -668,7 +678,8 @@ def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90
     # (sharing dy instead of the filter); every kernel also with thread stores instead of TMA stores (at most 8
     # rows a thread); every non-transposed TMA-stored ring also with warp stores (16-row boxes, no barrier between
     # warps); every cooperative kernel whose warpgroups never meet in the epilogue also with warpgroup 1 started
-    # behind; every 2-CTA cluster also with one release a stage per warpgroup and CTA.
+    # behind; every 2-CTA cluster also with one release a stage per warpgroup and CTA; where the walk is one phase,
+    # every ping-pong kernel also skipping its partner's tiles.
     configs += _twins(configs, share_dy=True)
     configs += _twins(configs, thread_stores=True)
     configs += _twins(configs, warp_stores=True)
@@ -678,6 +689,8 @@ def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90
         configs += _twins(configs, flat=True)
     if (problem.r > 1 and problem.pad_h) or (problem.s > 1 and problem.pad_w):
         configs += _twins(configs, clip_taps=True)   # padding some taps read alone at the borders
+    if walked_phases(problem) == 1:
+        configs += _twins(configs, skip_partner=True)   # where the walk is one phase, the skip can apply
     for tile_m, tile_n in SPLIT_K_SHAPES if split_k else ():
         for ctas in SPLIT_K:
             stages = max_stages(tile_m, tile_n, 1, problem.dtype, split_k=ctas)

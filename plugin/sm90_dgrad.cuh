@@ -35,7 +35,10 @@
 //   With a warpgroup offset (kWgOffset) warpgroup 1 starts kWgOffset K blocks behind warpgroup 0 and stays
 //   behind, so one warpgroup's epilogue and next decode run while the other still multiplies.
 //   The grid is persistent: each CTA walks tiles blockIdx.x, blockIdx.x + gridDim.x, ..., decoding each with
-//   divisions by host-computed multiply-high constants (FastDivisor).
+//   divisions by host-computed multiply-high constants (FastDivisor). In ping-pong kernels each consumer
+//   warpgroup walks every tile, its partner's included, to keep count of the stage ring; with kSkipPartner, in a
+//   walk of one phase without clipped taps, it moves the ring on over the partner's tiles without decoding them
+//   (each decode is ~200 dependent integer instructions a warp).
 //
 // - Clusters (kCluster 2): two CTAs of a cluster take two neighbouring M tiles of the same phase and channel
 //   block, and each loads half of the shared filter tile once for both (TMA multicast): a third less traffic from
@@ -422,7 +425,7 @@ template <class Element, int kTileM, int kTileN, int kStages, int kCtasPerSm, bo
           int kResidentK = 0, int kStoreSlots = 0, int kSplitK = 1, bool kWgStores = false, bool kTransposed = false,
           int kTileBuffers = 1, bool kShareDy = false, bool kThreadStores = false, bool kWgRelease = false,
           bool kWarpStores = false, int kWgOffset = 0, int kHaloBlocks = 0, int kHaloRows = 0,
-          bool kClipTaps = false>
+          bool kClipTaps = false, bool kSkipPartner = false>
 struct DgradKernel {
   static_assert(kCtasPerSm == 1 || kCtasPerSm == 2, "one or two CTAs per SM");
   static_assert(kCluster == 1 || kCluster == 2, "clusters of one or two CTAs, along M or (kShareDy) channels");
@@ -464,6 +467,9 @@ struct DgradKernel {
   static_assert(!kClipTaps || (kHaloBlocks == 0 && (kCluster == 1 || kShareDy) && kSplitK == 1),
                 "clipped taps are per tile: not for halo tiles, M clusters (whose CTAs share the filter tile of "
                 "one tap) or split-K");
+  static_assert(!kSkipPartner || (kPingpong && kResidentK == 0 && kHaloBlocks == 0),
+                "skipping the partner's tiles is for ping-pong kernels without a filter slab (whose warpgroups "
+                "count slabs over every tile)");
   static constexpr int kClusterCtas = kCluster * kSplitK;   // CTAs of one cluster (__cluster_dims__)
   static constexpr bool kResident = kResidentK > 0;
   static constexpr bool kHalo = kHaloBlocks > 0;
@@ -853,10 +859,24 @@ struct DgradKernel {
     int store_slot = 0;     // store ring: the slot the next 64-channel block is staged in
     uint32_t staged = 0;    // two staging tiles: tiles staged so far (they alternate)
     uint32_t reduced = 0;   // split-K: tiles reduced so far (the parity of the partial barriers)
+    // kSkipPartner: in a walk of one phase without clipped taps every unit is live (each of its extents is a
+    // ceiling division, so every unit's first tile starts inside) and every tile runs the same taps, so the
+    // partner's tiles move the stage ring on by one count, undecoded.
+    bool const uniform = kSkipPartner && walk.phases == 1 && !walk.clip;
+    int const uniform_iterations = uniform ? walk.iterations(walk.decode(0, kTileN)) : 0;
     int live = 0;
     int slab_c0 = -1;       // resident filter: the channel block of the slab this warpgroup multiplies with
     uint32_t slabs = 0;
     for (int index = unit_begin(); index < walk.count; index += unit_stride()) {
+      if constexpr (kSkipPartner) {
+        if (uniform && (live & 1) != wg) {
+          ++live;
+          int const advanced = stage + uniform_iterations;
+          phase_bit ^= uint32_t(advanced / kStages) & 1u;
+          stage = advanced % kStages;
+          continue;
+        }
+      }
       if (!walk.unit_live(index, kTileN)) continue;
       Tile const t = walk.decode(index, kTileN, rank);
       int iterations = kHalo ? walk.kblocks : walk.iterations(t);   // a halo stage serves every tap
@@ -1426,7 +1446,7 @@ struct DgradKernel {
 #define IREE_CUTLASS_SM90_DGRAD_ENTRY(NAME, ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG, CLUSTER,  \
                                       RESIDENT_K, STORE_SLOTS, SPLIT_K, WG_STORES, TRANSPOSED, TILE_BUFFERS,  \
                                       SHARE_DY, THREAD_STORES, WG_RELEASE, WARP_STORES, WG_OFFSET,            \
-                                      HALO_BLOCKS, HALO_ROWS, CLIP_TAPS)                                      \
+                                      HALO_BLOCKS, HALO_ROWS, CLIP_TAPS, SKIP_PARTNER)                        \
   extern "C" __global__ void __cluster_dims__((CLUSTER) * (SPLIT_K), 1, 1)                                    \
       __launch_bounds__(iree_cutlass_sm90::kThreads, CTAS_PER_SM) NAME(                                       \
       ELEMENT const* dy, ELEMENT const* w_rsck, ELEMENT* dx, uint8_t* workspace, uint32_t n, uint32_t h,       \
@@ -1445,6 +1465,6 @@ struct DgradKernel {
     iree_cutlass_sm90::DgradKernel<ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG, CLUSTER,          \
                                    RESIDENT_K, STORE_SLOTS, SPLIT_K, WG_STORES, TRANSPOSED, TILE_BUFFERS,     \
                                    SHARE_DY, THREAD_STORES, WG_RELEASE, WARP_STORES, WG_OFFSET, HALO_BLOCKS,  \
-                                   HALO_ROWS, CLIP_TAPS>::run(                                                \
+                                   HALO_ROWS, CLIP_TAPS, SKIP_PARTNER>::run(                                  \
         dy, w_rsck, dx, workspace, shape);                                                                    \
   }

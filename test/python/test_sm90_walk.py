@@ -747,15 +747,15 @@ def test_wg_release_limits_and_candidates():
     assert released == {dataclasses.replace(c, wg_release=True) for c in candidates if c.cluster == 2 and not c.wg_release}
     assert twin in released and any(not c.share_dy for c in released)
     # The template's last arguments: share_dy, thread_stores, wg_release, warp_stores, wg_offset, halo_blocks,
-    # halo_rows, clip_taps.
-    assert "1, true, false, true, false, 0, 0, 0, false>;" in " ".join(sm90.generate_source(twin).split())
-    assert "1, true, false, false, false, 0, 0, 0, false>;" in " ".join(sm90.generate_source(clustered).split())
+    # halo_rows, clip_taps, skip_partner.
+    assert "1, true, false, true, false, 0, 0, 0, false, false>;" in " ".join(sm90.generate_source(twin).split())
+    assert "1, true, false, false, false, 0, 0, 0, false, false>;" in " ".join(sm90.generate_source(clustered).split())
     warp = dataclasses.replace(clustered, warp_stores=True)
-    assert "1, true, false, false, true, 0, 0, 0, false>;" in " ".join(sm90.generate_source(warp).split())
+    assert "1, true, false, false, true, 0, 0, 0, false, false>;" in " ".join(sm90.generate_source(warp).split())
     behind = dataclasses.replace(clustered, warp_stores=True, wg_offset=2)
-    assert "1, true, false, false, true, 2, 0, 0, false>;" in " ".join(sm90.generate_source(behind).split())
+    assert "1, true, false, false, true, 2, 0, 0, false, false>;" in " ".join(sm90.generate_source(behind).split())
     clipped = dataclasses.replace(clustered, clip_taps=True)
-    assert "1, true, false, false, false, 0, 0, 0, true>;" in " ".join(sm90.generate_source(clipped).split())
+    assert "1, true, false, false, false, 0, 0, 0, true, false>;" in " ".join(sm90.generate_source(clipped).split())
 
 
 @pytest.mark.parametrize("fields", [dict(), dict(schedule="pingpong"), dict(cluster=2),
@@ -861,3 +861,55 @@ def test_halo_config_limits(bad):
                      halo_rows=392), **bad}
     with pytest.raises(ValueError, match="halo"):
         sm90.Sm90Config(**fields)
+
+
+def test_skip_partner_limits_and_candidates():
+    # `skip_partner` is a ping-pong option without a filter slab or clipped taps (`_sp`), offered as a twin of every
+    # ping-pong candidate where the walk is one phase (unit stride, or a zero-filled 1x1 stride), and none elsewhere.
+    pingpong = sm90.Sm90Config("f16", 128, 64, 8, 1, "pingpong", transposed=True)
+    twin = dataclasses.replace(pingpong, skip_partner=True)
+    assert twin.name == pingpong.name + "_sp" and sm90.smem_bytes(twin) == sm90.smem_bytes(pingpong)
+    assert " ".join(sm90.generate_source(twin).split()).endswith("0, 0, 0, false, true)")
+    for fields in (dict(), dict(schedule="pingpong", resident_k=1), dict(schedule="pingpong", clip_taps=True)):
+        with pytest.raises(ValueError, match="partner"):
+            sm90.Sm90Config(**{"dtype": "f16", "tile_m": 128, "tile_n": 128, "stages": 3, "ctas_per_sm": 1,
+                               "skip_partner": True, **fields})
+    unit = DgradProblem(256, 56, 56, 256, 64, 1, 1, 56, 56, 0, 0, 1, 1, "f16")
+    candidates = sm90.candidate_configs(unit)
+    skipping = {c for c in candidates if c.skip_partner}
+    assert twin in skipping
+    assert skipping == {dataclasses.replace(c, skip_partner=True) for c in candidates
+                        if c.schedule == "pingpong" and not c.skip_partner and not c.resident_k and not c.clip_taps
+                        and not c.halo_blocks}
+    strided = DgradProblem(8, 28, 28, 128, 128, 3, 3, 14, 14, 1, 1, 2, 2, "f16")
+    assert not any(c.skip_partner for c in sm90.candidate_configs(strided))
+
+
+@pytest.mark.parametrize("index", range(len(PROBLEMS)))
+def test_one_phase_walks_are_uniform(index):
+    # What kSkipPartner relies on: in a walk of one phase without clipped taps every unit has a live tile and every
+    # tile (a dead cluster peer's included) runs as many taps as the walk's first, so a consumer warpgroup can move
+    # the stage ring on over its partner's tiles by that count without decoding them.
+    prob = PROBLEMS[index]
+    for config in (c for c in sm90.candidate_configs(prob) if c.skip_partner):
+        constants = launch(config, prob).constants
+        box, d = sm90.Box(*constants[13:16]), DgradProblem(*constants[:13], prob.dtype)
+        assert constants[20] == 1, "a skipping kernel walks one phase"
+        tiles_c = -(-d.c // config.channel_unit)
+        tiles_n, tiles_h, tiles_w = -(-d.n // box.n), -(-(-(-d.h // d.stride_h)) // box.h), \
+            -(-(-(-d.w // d.stride_w)) // box.w)
+        count = tiles_c * -(-(tiles_w * tiles_h * tiles_n) // config.cluster_m)
+        first_taps = None
+        for unit in range(count):
+            live = False
+            for rank in range(config.cluster):
+                rank_m, rank_c = (0, rank) if config.share_dy else (rank, 0)
+                cn, m = unit % tiles_c, (unit // tiles_c) * config.cluster_m + rank_m
+                tw, th, tn = m % tiles_w, (m // tiles_w) % tiles_h, m // (tiles_w * tiles_h)
+                n0, i0, j0 = tn * box.n, th * box.h, tw * box.w
+                c0 = (cn * config.channel_unit // config.tile_n + rank_c) * config.tile_n
+                live |= i0 < -(-d.h // d.stride_h) and j0 < -(-d.w // d.stride_w) and n0 < d.n and c0 < d.c
+                _, taps_h, _, _, taps_w, _ = tile_taps(config, d, i0, j0, box, 0, 0)
+                first_taps = first_taps or (taps_h, taps_w)
+                assert (taps_h, taps_w) == first_taps
+            assert live, f"{config.name}: unit {unit} of {prob} has no live tile"
