@@ -17,8 +17,9 @@ mkdir -p out/$out
 python3 -m iree_cutlass.tune build --out out/$out/tune38s --card "$card" --families sm90 sm90_gemm --batches 8 256 \
   --dtypes f16 bf16 --candidates no_candidate_but_the_shipped_kernel --twins skip_partner --jobs 2
 python3 -m iree_cutlass.tune build --out out/$out/tune38w --card "$card" --families sm90 sm90_gemm --batches 256 \
-  --dtypes f16 bf16 --only "${PROF_KEYS[@]}" --candidates 128x64x64_s8_c1_pp_ 256x64x64_s4_c1_pp_ \
-  --skip _wr _ts --jobs 2
+  --dtypes f16 bf16 --only "${PROF_KEYS[@]}" --candidates 128x64x64_s8_c1_pp_tr 128x64x64_s8_c1_pp_m2_tr \
+  128x64x64_s8_c1_pp_n2_tr 256x64x64_s4_c1_pp_tr 256x64x64_s4_c1_pp_m2_tr 256x64x64_s4_c1_pp_n2_tr --skip _wr _ts \
+  --jobs 2
 # Every `_sp` kernel the two plans time, by entry point, for the numerics and sanitizer plans.
 mapfile -t NAMES < <(python3 - "out/$out" <<'PY'
 import json, pathlib, sys

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# GPU call (session 38), any Hopper card, ~6 min: build_sp.sh's partner-skip tune of the card's table (out/sp38h100
+# on an H100, out/sp38h200 on an H200), each plan twice beside cuDNN (CUDA graphs: $OUT/sp.json, sp2.json,
+# spw.json, spw2.json), then the skipping kernels' numerics on random problems ($OUT/random.json) and memcheck and
+# racecheck at batch 2 ($OUT/memcheck.txt, racecheck.txt).
+# carry: out/sp38h100.tgz (an H100) or out/sp38h200.tgz (an H200)
+here="$(dirname "$0")"
+source "$here/../lib.sh"
+card
+plans=out/sp38h100
+if on_h200; then plans=out/sp38h200; fi
+tar xzf "$plans.tgz" -C out
+tune_twice "$plans/tune38s" 150 sp
+tune_twice "$plans/tune38w" 100 spw
+numerics_and_sanitizers "$plans/rand38s" "$plans/san38s"
+T done
