@@ -7,7 +7,8 @@ import pytest
 
 from iree_cutlass.driver import compile_source
 from iree_cutlass.jax_models import dgrad_module
-from iree_cutlass.workloads import resnet50_layers
+from iree_cutlass.plugin.select import select_kernel
+from iree_cutlass.workloads import dgrad_problem, resnet50_layers
 
 FLAGS = ["--iree-hal-target-device=cuda", "--iree-cuda-target=sm_90"]
 LAYERS = resnet50_layers()
@@ -34,3 +35,16 @@ def test_resnet50_dgrad_offloads_whole(layer):
 
     vmfb = compile_source(source, f"{layer.tag}.mlir", FLAGS, remark=lambda _: None)
     assert vmfb.is_vmfb and vmfb.output[:2] == b"PK" and externs[0].encode() in vmfb.output
+
+
+H100_SKIPPING = [l for l in LAYERS if select_kernel(dgrad_problem(l), card="h100").name.endswith("_sp")]
+
+
+@pytest.mark.parametrize("layer", H100_SKIPPING, ids=[l.tag for l in H100_SKIPPING])
+def test_h100_table_partner_skipping_kernels_compile(layer):
+    # The H100 table's ping-pong kernels that skip their partner's tiles (session 38) are the only table kernels no
+    # H200-table compile above builds: each compiles through the plugin into the vmfb with --iree-cutlass-card=h100.
+    source = dgrad_module(layer).encode()
+    result = compile_source(source, f"{layer.tag}.mlir", FLAGS, card="h100", remark=lambda _: None)
+    assert result.is_vmfb and len(result.report.records) == 1 and result.report.records[0].offloaded
+    assert result.report.records[0].kernel.endswith("_sp") and result.report.records[0].kernel.encode() in result.output
