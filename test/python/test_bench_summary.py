@@ -354,3 +354,25 @@ def test_grid_summary_runs_from_the_source_tree_alone(tmp_path):
                          text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     assert "k1 a | 1.050" in run.stdout
+
+
+def test_sass_profile_counts_opcodes_stalls_and_straight_line_blocks(tmp_path, capsys):
+    # Nsight Compute's SASS page: a kernel-name line, the columns, then one row per instruction (counts with commas).
+    profile = load_bench_script("sass_profile")
+    columns = ["Address", "Source", "Warp Stall Sampling (All Samples)", "Instructions Executed", "stall_wait",
+               "stall_long_sb", "stall_wait (Not Issued)"]
+    rows = [["0x10", "IMAD.HI.U32 R1, R2, R3, RZ", "6", "1,000", "6", "0", "6"],
+            ["0x20", "@!P0  LDC R4, c[0x0][0x10]", "2", "1,000", "0", "2", "0"],
+            ["0x30", "@!P1  BRA 0x10", "2", "10", "0", "2", "0"]]
+    text = "\n".join([",".join(['"Kernel Name"', '"k"']), *(",".join(f'"{v}"' for v in line)
+                                                            for line in [columns, *rows])])
+    import gzip
+    (tmp_path / "k.sass.csv.gz").write_bytes(gzip.compress(text.encode()))
+    assert profile.main([str(tmp_path / "k.sass.csv.gz"), "--blocks", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "3 instructions, 2010 executed, 10 samples" in out
+    assert "stalls: wait 60.0%, long_sb 40.0%" in out          # Not Issued columns left out
+    assert "opcodes: IMAD 1000, LDC 1000, BRA 10" in out        # predicates and modifiers stripped
+    assert "0x10:    2 x      1000 = 99.5% of instructions, 80.0% of samples; IMAD 1 LDC 1" in out
+    (tmp_path / "bad.csv").write_text("not a page\n")
+    assert profile.main([str(tmp_path / "bad.csv")]) == 1
