@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Here (no GPU), ~15 min on 2 cores: the ping-pong partner-skip A/B (bench/kernel_variants.py `partner_skip`,
+# Here (no GPU), ~3 min on 2 cores: the ping-pong partner-skip A/B (bench/kernel_variants.py `partner_skip`,
 # `partner_skip_once`) on the batch-256 f16 layers whose table kernel is a ping-pong one (H100 table; the H200
 # table's where it differs), and a strided layer where the walk has several phases and the skip never applies (its
 # variants must time as the shipped kernel): out/var38.tgz.
+# Ran at f48c6ef (results: bench/results/h100_2026-12-07_session38_partner_skip_ab*.json). From 3cd555a the edit
+# is the `skip_partner` option (`_sp` twins, tuned by build_sp.sh), and kernel_variants.py no longer has these
+# variants: at a later commit this script stops at them (`git checkout f48c6ef` to rebuild the A/B).
 source "$(dirname "$0")/../lib.sh"
 set -e
 e=iree_cutlass_dgrad_sm90_f16
