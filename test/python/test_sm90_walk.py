@@ -730,6 +730,14 @@ def test_thread_stores_limits_and_candidates():
     assert not any(name.endswith("_ts") and ("_384x" in name or "_512x" in name) for name in names)
 
 
+def assert_refused(reason: str, option: dict, *field_sets: dict) -> None:
+    """A 128x128 three-stage f16 config with `option` and each of `field_sets` is refused for `reason`."""
+    for fields in field_sets:
+        with pytest.raises(ValueError, match=reason):
+            sm90.Sm90Config(**{"dtype": "f16", "tile_m": 128, "tile_n": 128, "stages": 3, "ctas_per_sm": 1,
+                               **option, **fields})
+
+
 def test_wg_release_limits_and_candidates():
     # A warpgroup release changes only how a 2-CTA cluster's consumers free a stage: same shared memory, a `_wr`
     # twin of every clustered candidate (both directions), refused without a 2-CTA cluster.
@@ -737,10 +745,7 @@ def test_wg_release_limits_and_candidates():
     twin = dataclasses.replace(clustered, wg_release=True)
     assert twin.name == clustered.name + "_wr" == "iree_cutlass_dgrad_sm90_f16_256x128x64_s4_c1_n2_e1_wr"
     assert sm90.smem_bytes(twin) == sm90.smem_bytes(clustered)
-    for fields in (dict(), dict(split_k=2)):
-        with pytest.raises(ValueError, match="warpgroup release"):
-            sm90.Sm90Config(**{"dtype": "f16", "tile_m": 128, "tile_n": 128, "stages": 3, "ctas_per_sm": 1,
-                               "wg_release": True, **fields})
+    assert_refused("warpgroup release", dict(wg_release=True), dict(), dict(split_k=2))
     prob = DgradProblem(256, 14, 14, 1024, 512, 1, 1, 14, 14, 0, 0, 1, 1, "f16")
     candidates = sm90.candidate_configs(prob)
     released = {c for c in candidates if c.wg_release}
@@ -870,10 +875,8 @@ def test_skip_partner_limits_and_candidates():
     twin = dataclasses.replace(pingpong, skip_partner=True)
     assert twin.name == pingpong.name + "_sp" and sm90.smem_bytes(twin) == sm90.smem_bytes(pingpong)
     assert " ".join(sm90.generate_source(twin).split()).endswith("0, 0, 0, false, true)")
-    for fields in (dict(), dict(schedule="pingpong", resident_k=1), dict(schedule="pingpong", clip_taps=True)):
-        with pytest.raises(ValueError, match="partner"):
-            sm90.Sm90Config(**{"dtype": "f16", "tile_m": 128, "tile_n": 128, "stages": 3, "ctas_per_sm": 1,
-                               "skip_partner": True, **fields})
+    assert_refused("partner", dict(skip_partner=True), dict(), dict(schedule="pingpong", resident_k=1),
+                   dict(schedule="pingpong", clip_taps=True))
     unit = DgradProblem(256, 56, 56, 256, 64, 1, 1, 56, 56, 0, 0, 1, 1, "f16")
     candidates = sm90.candidate_configs(unit)
     skipping = {c for c in candidates if c.skip_partner}
