@@ -56,24 +56,15 @@ _NO_MMA = (("cute::gemm(tiled_mma, tCrA(_, _, kb, stage), tCrB(_, _, kb, kReside
 # layer, Nsight Compute, session 15's call D). `decode_ahead` decodes it behind a tile's second batch of MMAs, after
 # the first batch's stage is released, in cooperative tiles of a lone CTA with at least 4 iterations; every other
 # tile decodes it after its epilogue, where the old loop did (the loop's step); a ping-pong kernel's partner skip
-# (kSkipPartner, session 38) goes with the old loop head. Not yet measured.
+# (kSkipPartner, session 38) stays, its tiles stepped over by the new loop's step. Not yet measured.
 # `decode_ahead_all` decodes ahead in every kernel with at least 2 iterations a tile, about what b28f7cc shipped
 # (session 16: 2.2% faster than decoding just before the epilogue, but its whole check ran the 1x1 256<-128 layer
 # 1.23x, the 1x1 256<-64 1.10x, the 3x3 128<-128 stride-2 1.10x and the 3x3 512<-512 1.04x session 15's times).
-_OLD_WALK_HEAD = """    uint32_t slabs = 0;
-    for (int index = unit_begin(); index < walk.count; index += unit_stride()) {
-      if constexpr (kSkipPartner) {
-        if (uniform && (live & 1) != wg) {
-          ++live;
-          int const advanced = stage + uniform_iterations;
-          phase_bit ^= uint32_t(advanced / kStages) & 1u;
-          stage = advanced % kStages;
-          continue;
-        }
-      }
-      if (!walk.unit_live(index, kTileN)) continue;
-      Tile const t = walk.decode(index, kTileN, rank);
-"""
+# The consumers' loop head and its per-tile decode (around a ping-pong kernel's partner skip, which stays).
+_OLD_WALK_HEAD = ("    uint32_t slabs = 0;\n"
+                  "    for (int index = unit_begin(); index < walk.count; index += unit_stride()) {\n")
+_OLD_TILE_DECODE = ("      if (!walk.unit_live(index, kTileN)) continue;\n"
+                    "      Tile const t = walk.decode(index, kTileN, rank);\n      int iterations = kHalo")
 _AHEAD_WALK_HEAD = """    uint32_t slabs = 0;
     int index = next_live_unit(walk, unit_begin());
     Tile t = index < walk.count ? walk.decode(index, kTileN, rank) : Tile{};
@@ -98,6 +89,7 @@ _DECODE_AHEAD = (
                   "    while (index < walk.count && !walk.unit_live(index, kTileN)) index += unit_stride();\n"
                   "    return index;\n  }\n\n" + _PERSISTENT),
     (_OLD_WALK_HEAD, _AHEAD_WALK_HEAD),
+    (_OLD_TILE_DECODE, "      int iterations = kHalo"),
     (_RELEASE, "          if (previous >= 0) release(smem, previous, lane);\n        }\n"
                "        if (kDecodeAhead && it == 1 && iterations >= kDecodeAheadIterations) decode_next();\n"
                "        previous = stage;\n"))
