@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# GPU call (session 38), any Hopper card, ~1 min: build_wait.sh's A/B (each kernel beside its `spin_full` and
+# `tryw_full` variants, CUDA graphs, two passes a run, every variant's dx compared with the kernel's), run twice
+# ($OUT/wait.json, $OUT/wait2.json).
+# carry: out/wait38.tgz
+here="$(dirname "$0")"
+source "$here/../lib.sh"
+card
+tar xzf out/wait38.tgz -C out
+for run in wait wait2; do
+  T "$run"
+  timeout 150 python3 bench/kernel_variants.py measure --plan out/wait38 --out "$OUT/$run.json" 2>&1 | tail -24
+done
+T done
