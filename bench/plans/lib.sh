@@ -73,6 +73,17 @@ tune_twice() {
   tune_measure "$1" "$2" "${3}2.json"
 }
 
+# A kernel_variants.py plan (shipped kernels beside text-edit variants) measured twice, into $OUT/NAME.json and
+# $OUT/NAME2.json, each run within SECONDS.
+#   variants_twice out/varNN SECONDS NAME
+variants_twice() {
+  local run
+  for run in "$3" "${3}2"; do
+    T "$run"
+    timeout "$2" python3 bench/kernel_variants.py measure --plan "$1" --out "$OUT/$run.json" 2>&1 | tail -30
+  done
+}
+
 # Here (no GPU): the sm90_gemm plans of a tuning call: CANDIDATES beside every batch-256 1x1 layer's shipped kernel
 # (TUNE), on the 16 random plain GEMMs among 200 random problems, seed 25 (RAND), and on two of them (SAN).
 #   build_gemm_plans out/tuneNN out/randNN out/sanNN CANDIDATE...

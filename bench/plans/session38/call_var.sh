@@ -7,8 +7,5 @@ here="$(dirname "$0")"
 source "$here/../lib.sh"
 card
 tar xzf out/var38.tgz -C out
-for run in var var2; do
-  T "$run"
-  timeout 200 python3 bench/kernel_variants.py measure --plan out/var38 --out "$OUT/$run.json" 2>&1 | tail -30
-done
+variants_twice out/var38 200 var
 T done

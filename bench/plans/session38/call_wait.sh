@@ -7,8 +7,5 @@ here="$(dirname "$0")"
 source "$here/../lib.sh"
 card
 tar xzf out/wait38.tgz -C out
-for run in wait wait2; do
-  T "$run"
-  timeout 150 python3 bench/kernel_variants.py measure --plan out/wait38 --out "$OUT/$run.json" 2>&1 | tail -24
-done
+variants_twice out/wait38 150 wait
 T done
