@@ -112,16 +112,17 @@ _BULK_WAIT = '    asm volatile("cp.async.bulk.commit_group;\\n\\tcp.async.bulk.w
 # (one K block a tile) though not on 64<-256. `spin_full` polls with test_wait (never suspended; it takes issue
 # slots from the other warpgroups); `tryw_full` is a try-wait without the hint (the system's own time limit).
 _FULL_WAIT = "        cutlass::arch::ClusterTransactionBarrier::wait(&smem.full[stage], phase_bit);\n"
-_SPIN_FULL = (
-    (_FULL_WAIT,
-     "        asm volatile(\"{\\n\\t.reg .pred P1;\\n\\tSPIN_FULL:\\n\\t\"\n"
-     "                     \"mbarrier.test_wait.parity.shared::cta.b64 P1, [%0], %1;\\n\\t@!P1 bra SPIN_FULL;\\n\\t}\"\n"
-     "                     :: \"r\"(smem_u32(&smem.full[stage])), \"r\"(phase_bit) : \"memory\");\n"),)
-_TRYW_FULL = (
-    (_FULL_WAIT,
-     "        asm volatile(\"{\\n\\t.reg .pred P1;\\n\\tTRY_FULL:\\n\\t\"\n"
-     "                     \"mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\\n\\t@!P1 bra TRY_FULL;\\n\\t}\"\n"
-     "                     :: \"r\"(smem_u32(&smem.full[stage])), \"r\"(phase_bit) : \"memory\");\n"),)
+
+
+def _full_wait_by(instruction: str) -> tuple:
+    """The consumers' full-stage wait as a loop over `mbarrier.<instruction>.parity` (no suspend-time hint)."""
+    return ((_FULL_WAIT,
+             "        asm volatile(\"{\\n\\t.reg .pred P1;\\n\\tFULL_WAIT:\\n\\t\"\n"
+             f"                     \"mbarrier.{instruction}.parity.shared::cta.b64 P1, [%0], %1;\\n\\t"
+             "@!P1 bra FULL_WAIT;\\n\\t}\"\n"
+             "                     :: \"r\"(smem_u32(&smem.full[stage])), \"r\"(phase_bit) : \"memory\");\n"),)
+
+
 VARIANTS = {
     "shipped": (),
     # The descriptors' release copy and acquire at CTA scope instead of GPU scope: each CTA builds and uses its
@@ -187,8 +188,8 @@ VARIANTS = {
                      "acquire_tensormap(slot + (2 + phase) * kDescBytes);\n" + _BULK_WAIT)),
     # Each descriptor prefetched into the TMA unit's cache right after its acquire (CUTLASS's kernels prefetch
     # theirs at entry), so that the first load and the first store do not fetch it from memory.
-    "spin_full": _SPIN_FULL,
-    "tryw_full": _TRYW_FULL,
+    "spin_full": _full_wait_by("test_wait"),
+    "tryw_full": _full_wait_by("try_wait"),
     "prefetch_desc": (('wait_group.read 0;" ::: "memory");\n}\n\n// Split-K',
                        'wait_group.read 0;" ::: "memory");\n'
                        '  asm volatile("prefetch.tensormap [%0];" :: '

@@ -7,6 +7,7 @@
 source "$(dirname "$0")/../lib.sh"
 set -e
 e=iree_cutlass_dgrad_sm90_f16
+rm -rf out/wait38   # build reuses fatbins it finds, and the variants' text may have changed
 python3 bench/kernel_variants.py build --out out/wait38 --variants spin_full tryw_full --tags \
   s1_1x1_256_64_n256_f16=${e}_128x64x64_s8_c1_pp_tr s1_1x1_256_64_n256_f16=${e}_128x64x64_s8_c1_pp_tr_sp \
   s1_1x1_64_256_n256_f16=${e}_128x64x64_s8_c1_pp_tr s1_1x1_64_256_n256_f16=${e}_128x64x64_s8_c1_pp_tr_sp \
