@@ -73,15 +73,18 @@ tune_twice() {
   tune_measure "$1" "$2" "${3}2.json"
 }
 
-# A kernel_variants.py plan (shipped kernels beside text-edit variants) measured twice, into $OUT/NAME.json and
-# $OUT/NAME2.json, each run within SECONDS.
-#   variants_twice out/varNN SECONDS NAME
-variants_twice() {
+# A variants call: the card, then a kernel_variants.py plan (shipped kernels beside text-edit variants, out/PLAN.tgz
+# unpacked) measured twice, into $OUT/NAME.json and $OUT/NAME2.json, each run within SECONDS.
+#   variants_call out/varNN SECONDS NAME
+variants_call() {
   local run
+  card
+  tar xzf "$1.tgz" -C out
   for run in "$3" "${3}2"; do
     T "$run"
     timeout "$2" python3 bench/kernel_variants.py measure --plan "$1" --out "$OUT/$run.json" 2>&1 | tail -30
   done
+  T done
 }
 
 # Here (no GPU): the sm90_gemm plans of a tuning call: CANDIDATES beside every batch-256 1x1 layer's shipped kernel

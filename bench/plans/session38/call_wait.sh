@@ -5,7 +5,4 @@
 # carry: out/wait38.tgz
 here="$(dirname "$0")"
 source "$here/../lib.sh"
-card
-tar xzf out/wait38.tgz -C out
-variants_twice out/wait38 150 wait
-T done
+variants_call out/wait38 150 wait
