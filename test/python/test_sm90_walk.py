@@ -29,16 +29,31 @@ def tma_box(dy: np.ndarray, n0: int, p0: int, q0: int, box: sm90.Box) -> np.ndar
     return out
 
 
-def emulate(config: sm90.Sm90Config, prob: DgradProblem, dy: np.ndarray, w_rsck: np.ndarray) -> np.ndarray:
-    """dx as the kernel computes it (the problem its push constants describe); NaN where no tile writes."""
+@dataclasses.dataclass(frozen=True)
+class WalkTile:
+    """One tile of the persistent walk, as TileWalk::decode gives it for a unit and a CTA rank of its cluster."""
+    unit: int
+    rank: int
+    ph: int            # the output phase
+    pw: int
+    rows: int          # the phase's extent
+    cols: int
+    n0: int            # first image, phase row, phase column and channel
+    i0: int
+    j0: int
+    c0: int
+    live: bool         # the tile lies inside its phase (it has something to store)
+
+
+def walk(config: sm90.Sm90Config, prob: DgradProblem) -> tuple[DgradProblem, sm90.Box, list[WalkTile]]:
+    """The problem as the kernel walks it (its push constants), its box, and every tile of the walk in order,
+    checked against the divisors the host passes; no tile decoded twice."""
     constants = launch(config, prob).constants
     box = sm90.Box(*constants[13:16])
     d = DgradProblem(*constants[:13], prob.dtype)
     # A transposed or flat kernel walks a 1x1 unit-stride problem as rows of flat pixels (sm90.kernel_problem).
     assert d == sm90.kernel_problem(config, prob)
     assert d == prob or ((config.transposed or config.flat) and d.n * d.h * d.w == prob.n * prob.h * prob.w)
-    dy = dy.reshape(d.n, d.p, d.q, d.k)
-    dx = np.full((d.n, d.h, d.w, d.c), np.nan)
     rows_max, cols_max = -(-d.h // d.stride_h), -(-d.w // d.stride_w)
     tiles_c = -(-d.c // config.channel_unit)   # channel units: one tile, or a dy-sharing cluster's two
     tiles_n, tiles_h, tiles_w = -(-d.n // box.n), -(-rows_max // box.h), -(-cols_max // box.w)
@@ -52,7 +67,7 @@ def emulate(config: sm90.Sm90Config, prob: DgradProblem, dy: np.ndarray, w_rsck:
     tiles_m = tiles_w * tiles_h * tiles_n
     count = tiles_c * phases * -(-tiles_m // config.cluster_m)
     assert count == sm90.unit_count(config, d, box)
-    decoded = set()
+    decoded, tiles = set(), []
     for index, rank in ((u, r) for u in range(count) for r in range(config.cluster)):
         rest = index
         cn, rest = rest % tiles_c, rest // tiles_c
@@ -73,25 +88,34 @@ def emulate(config: sm90.Sm90Config, prob: DgradProblem, dy: np.ndarray, w_rsck:
         cols = len(range(pw, d.w, d.stride_w))
         n0, i0, j0 = tn * box.n, th * box.h, tw * box.w
         c0 = (cn * config.channel_unit // config.tile_n + rank_c) * config.tile_n
-        if not (i0 < rows and j0 < cols and n0 < d.n and c0 < d.c):
-            continue
-        channels = slice(c0, min(c0 + config.tile_n, d.c))
+        tiles.append(WalkTile(index, rank, ph, pw, rows, cols, n0, i0, j0, c0,
+                              i0 < rows and j0 < cols and n0 < d.n and c0 < d.c))
+    return d, box, tiles
+
+
+def emulate(config: sm90.Sm90Config, prob: DgradProblem, dy: np.ndarray, w_rsck: np.ndarray) -> np.ndarray:
+    """dx as the kernel computes it (the problem its push constants describe); NaN where no tile writes."""
+    d, box, tiles = walk(config, prob)
+    dy = dy.reshape(d.n, d.p, d.q, d.k)
+    dx = np.full((d.n, d.h, d.w, d.c), np.nan)
+    for t in (t for t in tiles if t.live):
+        channels = slice(t.c0, min(t.c0 + config.tile_n, d.c))
         if config.halo_blocks:
-            acc = halo_tile(config, d, dy, w_rsck, n0, i0, j0, channels, box)
+            acc = halo_tile(config, d, dy, w_rsck, t.n0, t.i0, t.j0, channels, box)
         else:
-            acc = streamed_tile(config, d, dy, w_rsck, n0, i0, j0, channels, box, ph, pw)
+            acc = streamed_tile(config, d, dy, w_rsck, t.n0, t.i0, t.j0, channels, box, t.ph, t.pw)
         # The tile's rows in the kernel's order (m = (bn * box.h + bh) * box.w + bw), stored box by box.
         tile_rows = acc.reshape(box.n * box.h * box.w, config.tile_n)
         for (on, oh, ow), part, first_row in store_boxes(config, box):
             for bn in range(part.n):
                 for bh in range(part.h):
                     for bw in range(part.w):
-                        n, i, j = n0 + on + bn, i0 + oh + bh, j0 + ow + bw
+                        n, i, j = t.n0 + on + bn, t.i0 + oh + bh, t.j0 + ow + bw
                         row = first_row + (bn * part.h + bh) * part.w + bw
-                        if n < d.n and i < rows and j < cols:
-                            dx[n, i * d.stride_h + ph, j * d.stride_w + pw, channels] = \
-                                tile_rows[row, :channels.stop - c0]
-    if zero_fill:
+                        if n < d.n and i < t.rows and j < t.cols:
+                            dx[n, i * d.stride_h + t.ph, j * d.stride_w + t.pw, channels] = \
+                                tile_rows[row, :channels.stop - t.c0]
+    if sm90.zero_fills(d):
         zero_fill_phases(dx, d, launch(config, prob).grid[0])
     return dx.reshape(prob.n, prob.h, prob.w, prob.c)
 
@@ -895,24 +919,9 @@ def test_one_phase_walks_are_uniform(index):
     # the stage ring on over its partner's tiles by that count without decoding them.
     prob = PROBLEMS[index]
     for config in (c for c in sm90.candidate_configs(prob) if c.skip_partner):
-        constants = launch(config, prob).constants
-        box, d = sm90.Box(*constants[13:16]), DgradProblem(*constants[:13], prob.dtype)
-        assert constants[20] == 1, "a skipping kernel walks one phase"
-        tiles_c = -(-d.c // config.channel_unit)
-        tiles_n, tiles_h, tiles_w = -(-d.n // box.n), -(-(-(-d.h // d.stride_h)) // box.h), \
-            -(-(-(-d.w // d.stride_w)) // box.w)
-        count = tiles_c * -(-(tiles_w * tiles_h * tiles_n) // config.cluster_m)
-        first_taps = None
-        for unit in range(count):
-            live = False
-            for rank in range(config.cluster):
-                rank_m, rank_c = (0, rank) if config.share_dy else (rank, 0)
-                cn, m = unit % tiles_c, (unit // tiles_c) * config.cluster_m + rank_m
-                tw, th, tn = m % tiles_w, (m // tiles_w) % tiles_h, m // (tiles_w * tiles_h)
-                n0, i0, j0 = tn * box.n, th * box.h, tw * box.w
-                c0 = (cn * config.channel_unit // config.tile_n + rank_c) * config.tile_n
-                live |= i0 < -(-d.h // d.stride_h) and j0 < -(-d.w // d.stride_w) and n0 < d.n and c0 < d.c
-                _, taps_h, _, _, taps_w, _ = tile_taps(config, d, i0, j0, box, 0, 0)
-                first_taps = first_taps or (taps_h, taps_w)
-                assert (taps_h, taps_w) == first_taps
-            assert live, f"{config.name}: unit {unit} of {prob} has no live tile"
+        d, box, tiles = walk(config, prob)
+        assert launch(config, prob).constants[20] == 1, "a skipping kernel walks one phase"
+        assert {t.unit for t in tiles if t.live} == {t.unit for t in tiles}, f"{config.name}: a unit of {prob} " \
+                                                                               "has no live tile"
+        taps = {tile_taps(config, d, t.i0, t.j0, box, t.ph, t.pw)[1::3] for t in tiles}
+        assert len(taps) == 1, f"{config.name}: tiles of {prob} run different taps {taps}"
