@@ -1,10 +1,12 @@
-"""Small builders the tests share: JAX dgrad modules of chosen shapes, a float64 numpy dgrad, and bench/ scripts
-loaded as modules."""
+"""Small builders the tests share: JAX dgrad modules of chosen shapes, a float64 numpy dgrad, bench/ scripts
+loaded as modules, and commands run as the GPU machine runs them (from the source tree alone)."""
 
 from __future__ import annotations
 
 import importlib.util
+import os
 import pathlib
+import subprocess
 import sys
 
 import numpy as np
@@ -85,7 +87,16 @@ def torch_dgrad_text(op: str, n=2, h=9, w=9, c=8, k=16, r=3, stride=2, pad=1, dt
     return "\n".join([f"func.func @main({args}) -> {x_t} {{", *lines, "}"]) + "\n"
 
 
-BENCH = pathlib.Path(__file__).resolve().parents[2] / "bench"
+REPO = pathlib.Path(__file__).resolve().parents[2]
+BENCH = REPO / "bench"
+
+
+def run_from_source_tree(*args: str) -> subprocess.CompletedProcess:
+    """`python -S ARGS` in the repository with PYTHONPATH=python and no site-packages: how the GPU machine runs the
+    measuring tools (bench/plans/lib.sh), where iree_cutlass.plugin, the compiler's half, is not importable (and
+    -S keeps the installed package, which maps it, from standing in)."""
+    return subprocess.run([sys.executable, "-S", *args], cwd=REPO, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(REPO / "python")})
 
 
 def load_bench_script(name: str):

@@ -9,7 +9,7 @@ import pathlib
 import numpy as np
 import pytest
 
-from helpers import load_bench_script
+from helpers import load_bench_script, run_from_source_tree
 
 
 @pytest.fixture(scope="module")
@@ -341,17 +341,11 @@ def test_grid_ratios_divide_each_variant_by_its_own_kernel_in_the_same_run(tmp_p
 def test_grid_summary_runs_from_the_source_tree_alone(tmp_path):
     # The GPU machine runs --summary with PYTHONPATH=python and no install, where iree_cutlass.plugin does not
     # import (session 38's H100 call lost its summary to that import, made at module level).
-    import os
-    import subprocess
-    import sys
-    repo = pathlib.Path(__file__).resolve().parents[2]
     result = {"problems": [{"key": "k1", "candidates": [
         {"config": {"family": "sm90"}, "entry": "a", "valid": True, "ms": 0.2},
         {"config": {"family": "sm90"}, "entry": "a", "variant": "grid_120", "valid": True, "ms": 0.21}]}]}
     (tmp_path / "grid.json").write_text(json.dumps(result))
-    run = subprocess.run([sys.executable, "-S", "bench/grid_ab.py", "--summary", str(tmp_path / "grid.json")],
-                         cwd=repo, env={**os.environ, "PYTHONPATH": str(repo / "python")}, capture_output=True,
-                         text=True, timeout=60)
+    run = run_from_source_tree("bench/grid_ab.py", "--summary", str(tmp_path / "grid.json"))
     assert run.returncode == 0, run.stderr
     assert "k1 a | 1.050" in run.stdout
 

@@ -1,11 +1,8 @@
 """iree-cutlass-tune: the plan it builds and the table it writes from measurements (no GPU needed here)."""
 
 import json
-import os
-import pathlib
-import subprocess
-import sys
 
+from helpers import run_from_source_tree
 from iree_cutlass import tune
 from iree_cutlass.plugin.kernels import config_from_dict, config_to_dict
 from iree_cutlass.plugin.select import candidate_configs
@@ -364,10 +361,6 @@ def test_measure_runs_from_the_source_tree_alone():
     """The GPU machine runs `measure` with PYTHONPATH=python and no install (bench/plans/lib.sh): there
     iree_cutlass.plugin, the compiler's half, does not import, so measure's path must not need it (session 37's
     first H100 call lost its tune to a --card default that imported it)."""
-    repo = pathlib.Path(__file__).resolve().parents[2]
-    env = {**os.environ, "PYTHONPATH": str(repo / "python")}
-    # -S: no site-packages, so the installed package (which maps iree_cutlass.plugin) cannot stand in.
-    run = subprocess.run([sys.executable, "-S", "-m", "iree_cutlass.tune", "measure", "--help"],
-                         cwd=repo, env=env, capture_output=True, text=True, timeout=60)
+    run = run_from_source_tree("-m", "iree_cutlass.tune", "measure", "--help")
     assert run.returncode == 0, run.stderr
     assert "--plan" in run.stdout
