@@ -2,6 +2,7 @@
 
     python3 bench/kernel_variants.py build --out out/variants [--tags ...] [--variants ...] [--probes]  # here
     python3 bench/kernel_variants.py measure --plan out/variants --out $OUT/variants.json               # GPU
+    python3 bench/kernel_variants.py sass --plan out/variants --out $OUT/sass.json    # where cuobjdump is
 
 For each layer tag, the kernel the tuning table ships (or, as TAG=ENTRY, another of the layer's candidates) is
 compiled once per variant: its translation unit with the variant's text edits (VARIANTS), so an idea is measured
@@ -123,6 +124,82 @@ def _full_wait_by(instruction: str) -> tuple:
              "                     :: \"r\"(smem_u32(&smem.full[stage])), \"r\"(phase_bit) : \"memory\");\n"),)
 
 
+# Warp-uniform branches (session 39). CUTLASS broadcasts its warp and warpgroup indices from lane 0
+# (`canonical_warp_idx_sync`) so that ptxas knows them warp-uniform. Ours divide threadIdx.x, so to ptxas the
+# producer/consumer split and the ping-pong turn look divergent, which may be why the consumers' per-tile decode runs
+# on the vector datapath with its constants re-read by LDC (session 38: IMAD 19.8 M, LDC 9.2 M) where cuDNN's integer
+# work runs on the uniform datapath.
+_UNIFORM_WARP = (("    int const warp = thread / 32;\n",
+                  "    int const warp = __shfl_sync(0xffffffffu, thread / 32, 0);   // warp-uniform to ptxas\n"),
+                 ("    int const wg = thread / 128;                      // consumer warpgroup 0 or 1\n",
+                  "    int const wg = __shfl_sync(0xffffffffu, thread / 128, 0);   // warp-uniform to ptxas\n"))
+# Stepping the walk instead of decoding each tile (session 39). A CTA's units are begin, begin + stride, ...; in a
+# walk of one phase without clipped taps, of one CTA a unit, a tile differs from the walk's first only in its digits
+# (channel block, box column, box row, image), so each step adds the stride's digits with a carry apiece (no
+# multiply-high division, no constant re-read) and the tile's other fields are the first tile's. Other walks decode
+# as before. `step_walk` steps the producer's walk and the consumers'; `step_walk_consumers` the consumers' only
+# (the producer warpgroup keeps 56 registers).
+_STEP_WALK_STRUCT = """
+// A CTA's walk stepped unit by unit (one-phase walks without clipped taps, one CTA a unit): see kernel_variants.py.
+struct StepWalk {
+  bool on;
+  Tile base;                             // the walk's first tile: every field but the digits' is the same
+  int cn, tw, th, tn;                    // this unit's digits
+  int step_cn, step_tw, step_th, step_tn;  // the stride's digits
+  int tiles_c, tiles_w, tiles_h, tile_n, box_n, box_h, box_w, n, c;
+
+  __device__ StepWalk(TileWalk const& walk, int begin, int stride, int tile_n_, bool one_cta_a_unit)
+      : on(one_cta_a_unit && walk.phases == 1 && !walk.clip), tiles_c(walk.tiles_c), tiles_w(walk.tiles_w),
+        tiles_h(walk.tiles_h), tile_n(tile_n_), box_n(int(walk.d.box_n)), box_h(int(walk.d.box_h)),
+        box_w(int(walk.d.box_w)), n(int(walk.d.n)), c(int(walk.d.c)) {
+    base = walk.decode(0, tile_n_);
+    digits(walk, begin, cn, tw, th, tn);
+    digits(walk, stride, step_cn, step_tw, step_th, step_tn);
+  }
+  // index's digits in a one-phase walk: channels fastest, then box columns, box rows, images (TileWalk::decode).
+  __device__ static void digits(TileWalk const& walk, int index, int& cn, int& tw, int& th, int& tn) {
+    tn = walk.d.tiles_h.divmod(th, walk.d.tiles_w.divmod(tw, walk.d.tiles_c.divmod(cn, index)));
+  }
+  // Each digit and the stride's are below the radix, so one carry a digit.
+  __device__ void step() {
+    cn += step_cn;
+    int carry = cn >= tiles_c;
+    cn -= carry ? tiles_c : 0;
+    tw += step_tw + carry;
+    carry = tw >= tiles_w;
+    tw -= carry ? tiles_w : 0;
+    th += step_th + carry;
+    carry = th >= tiles_h;
+    th -= carry ? tiles_h : 0;
+    tn += step_tn + carry;
+  }
+  __device__ Tile tile() const {
+    Tile t = base;
+    t.n0 = tn * box_n;
+    t.i0 = th * box_h;
+    t.j0 = tw * box_w;
+    t.c0 = cn * tile_n;
+    t.live = t.i0 < t.rows && t.j0 < t.cols && t.n0 < n && t.c0 < c;
+    return t;
+  }
+};
+"""
+_ITERATIONS = "  __device__ int iterations(Tile const& t) const { return t.taps_h * t.taps_w * kblocks; }\n};\n"
+_WALK_LOOP = "for (int index = unit_begin(); index < walk.count; index += unit_stride()) {"
+_STEPPED_LOOP = ("StepWalk steps(walk, unit_begin(), unit_stride(), kTileN, kClusterCtas == 1);\n"
+                 "    for (int index = unit_begin(); index < walk.count; index += unit_stride(), steps.step()) {")
+_WALK_DECODE = ("      if (!walk.unit_live(index, kTileN)) continue;\n"
+                "      Tile const t = walk.decode(index, kTileN, rank);\n")
+_STEPPED_DECODE = ("      Tile const t = steps.on ? steps.tile() : walk.decode(index, kTileN, rank);\n"
+                   "      if (steps.on ? !t.live : !walk.unit_live(index, kTileN)) continue;\n")
+_STEP_WALK = ((_ITERATIONS, _ITERATIONS + _STEP_WALK_STRUCT),
+              (_WALK_LOOP, _STEPPED_LOOP, 2),
+              (_WALK_DECODE, _STEPPED_DECODE, 2))
+_STEP_WALK_CONSUMERS = ((_ITERATIONS, _ITERATIONS + _STEP_WALK_STRUCT),
+                        ("    uint32_t slabs = 0;\n    " + _WALK_LOOP, "    uint32_t slabs = 0;\n    " + _STEPPED_LOOP),
+                        (_WALK_DECODE + "      int iterations = kHalo", _STEPPED_DECODE + "      int iterations = kHalo"))
+
+
 VARIANTS = {
     "shipped": (),
     # The descriptors' release copy and acquire at CTA scope instead of GPU scope: each CTA builds and uses its
@@ -190,6 +267,9 @@ VARIANTS = {
     # theirs at entry), so that the first load and the first store do not fetch it from memory.
     "spin_full": _full_wait_by("test_wait"),
     "tryw_full": _full_wait_by("try_wait"),
+    "uniform_warp": _UNIFORM_WARP,
+    "step_walk": _STEP_WALK,
+    "step_walk_consumers": _STEP_WALK_CONSUMERS,
     "prefetch_desc": (('wait_group.read 0;" ::: "memory");\n}\n\n// Split-K',
                        'wait_group.read 0;" ::: "memory");\n'
                        '  asm volatile("prefetch.tensormap [%0];" :: '
@@ -464,6 +544,26 @@ def measure(args) -> int:
     return 0
 
 
+def sass_census(args) -> int:
+    """Static opcode counts of every fatbin in a plan (cuobjdump -sass, on the GPU machine: none here): all
+    instructions, those of the uniform datapath (U*, R2UR), the constant loads (LDC) and IMAD*, per fatbin."""
+    import re
+    opcode = re.compile(r"^\s+/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*)")
+    counts = {}
+    for fatbin in sorted(args.plan.glob("*.fatbin")):
+        result = subprocess.run(["cuobjdump", "-sass", str(fatbin)], capture_output=True, text=True)
+        if result.returncode:
+            print(f"error: cuobjdump failed on {fatbin.name}: {result.stderr.strip()[-200:]}", file=sys.stderr)
+            return 1
+        ops = [m.group(1) for m in map(opcode.match, result.stdout.splitlines()) if m]
+        counts[fatbin.name] = {"instructions": len(ops),
+                               "uniform": sum(op.startswith("U") or op == "R2UR" for op in ops),
+                               "ldc": ops.count("LDC"), "imad": sum(op.startswith("IMAD") for op in ops)}
+        print(fatbin.name, counts[fatbin.name], flush=True)
+    write_atomically(args.out, json.dumps(counts, indent=1).encode())
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -477,8 +577,11 @@ def main() -> int:
     p_measure = sub.add_parser("measure")
     p_measure.add_argument("--plan", type=pathlib.Path, required=True)
     p_measure.add_argument("--out", type=pathlib.Path, required=True)
+    p_sass = sub.add_parser("sass")
+    p_sass.add_argument("--plan", type=pathlib.Path, required=True)
+    p_sass.add_argument("--out", type=pathlib.Path, required=True)
     args = parser.parse_args()
-    return {"build": build, "measure": measure}[args.command](args)
+    return {"build": build, "measure": measure, "sass": sass_census}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ variants' text edits."""
 
 import json
 import math
+import os
 import pathlib
 
 import numpy as np
@@ -154,6 +155,39 @@ def test_kernel_variants_refuse_an_entry_the_layer_does_not_offer(tmp_path, caps
     assert kernel_variants.build(args) == 2
     assert "is not a candidate for s4_1x1_1024_512_n256_f16" in capsys.readouterr().err
     assert not (tmp_path / "v").exists()
+
+
+def test_kernel_variants_sass_census_counts_opcodes_per_fatbin(tmp_path, monkeypatch):
+    # `sass` runs cuobjdump (the GPU machine has it, this one need not) on each fatbin of a plan and counts its
+    # instructions: predicated ones by their opcode, the uniform datapath's (U*, R2UR) apart.
+    import argparse
+    kernel_variants = load_bench_script("kernel_variants")
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    (tools / "cuobjdump").write_text("""#!/bin/sh
+case "$2" in *broken*) echo "not a fatbin" >&2; exit 1;; esac
+cat <<'SASS'
+        Function : k
+        /*0000*/                   LDC R1, c[0x0][0x28] ;                 /* 0x00000a00ff017b82 */
+        /*0010*/                   S2R R0, SR_TID.X ;                     /* 0x0000000000007919 */
+        /*0020*/               @P0 IMAD.HI.U32 R2, R0, c[0x0][0x24], RZ ; /* 0x0000090000020a27 */
+        /*0030*/              @!UP0 UIADD3 UR4, UR4, 0x1, URZ ;           /* 0x0000000104047890 */
+        /*0040*/                   R2UR UR5, R2 ;                          /* 0x00000000020572ca */
+        /*0050*/                   EXIT ;                                  /* 0x000000000000794d */
+SASS
+""")
+    (tools / "cuobjdump").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tools}:{os.environ['PATH']}")
+    plan = tmp_path / "plan"
+    plan.mkdir()
+    (plan / "k-shipped.fatbin").write_bytes(b"")
+    out = tmp_path / "sass.json"
+    assert kernel_variants.sass_census(argparse.Namespace(plan=plan, out=out)) == 0
+    assert json.loads(out.read_text()) == {"k-shipped.fatbin": {"instructions": 6, "uniform": 2, "ldc": 1, "imad": 1}}
+    (plan / "k-broken.fatbin").write_bytes(b"")
+    out.unlink()
+    assert kernel_variants.sass_census(argparse.Namespace(plan=plan, out=out)) == 1
+    assert not out.exists()
 
 
 def test_sanitizer_logs_clear_only_kernels_every_log_launched_and_none_named(tmp_path):
