@@ -195,6 +195,15 @@ _STEPPED_DECODE = ("      Tile const t = steps.on ? steps.tile() : walk.decode(i
 _STEP_WALK = ((_ITERATIONS, _ITERATIONS + _STEP_WALK_STRUCT),
               (_WALK_LOOP, _STEPPED_LOOP, 2),
               (_WALK_DECODE, _STEPPED_DECODE, 2))
+# Controls for `step_walk_consumers`, whose consumers reach each tile's first wait ~200 instructions sooner. Session
+# 39: on 256<-64 (one K block a tile) the 128x64 ping-pong kernel ran 1.28x slower stepped, as with the partner skip
+# (1.27x, session 38), yet 2-4% faster on 256<-128. `step_walk_decoded` steps and still decodes each tile, the
+# result unused (kept by an empty asm): the same delay without the decode's use. `step_walk_pause` steps, then
+# sleeps ~0.5 us (__nanosleep) where the decode was: a delay with no instructions.
+_DECODED = ("      if (steps.on) {\n        Tile const decoded = walk.decode(index, kTileN, rank);\n"
+            "        asm volatile(\"\" :: \"r\"(decoded.n0), \"r\"(decoded.i0), \"r\"(decoded.j0), \"r\"(decoded.c0), "
+            "\"r\"(decoded.rows), \"r\"(decoded.cols));\n      }\n")
+_PAUSE = "      if (steps.on) __nanosleep(500);\n"
 _STEP_WALK_CONSUMERS = ((_ITERATIONS, _ITERATIONS + _STEP_WALK_STRUCT),
                         ("    uint32_t slabs = 0;\n    " + _WALK_LOOP, "    uint32_t slabs = 0;\n    " + _STEPPED_LOOP),
                         (_WALK_DECODE + "      int iterations = kHalo", _STEPPED_DECODE + "      int iterations = kHalo"))
@@ -270,6 +279,10 @@ VARIANTS = {
     "uniform_warp": _UNIFORM_WARP,
     "step_walk": _STEP_WALK,
     "step_walk_consumers": _STEP_WALK_CONSUMERS,
+    "step_walk_decoded": _STEP_WALK_CONSUMERS[:2] + (
+        (_WALK_DECODE + "      int iterations = kHalo", _STEPPED_DECODE + _DECODED + "      int iterations = kHalo"),),
+    "step_walk_pause": _STEP_WALK_CONSUMERS[:2] + (
+        (_WALK_DECODE + "      int iterations = kHalo", _STEPPED_DECODE + _PAUSE + "      int iterations = kHalo"),),
     "prefetch_desc": (('wait_group.read 0;" ::: "memory");\n}\n\n// Split-K',
                        'wait_group.read 0;" ::: "memory");\n'
                        '  asm volatile("prefetch.tensormap [%0];" :: '
