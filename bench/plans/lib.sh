@@ -87,6 +87,35 @@ variants_call() {
   T done
 }
 
+# Here (no GPU): a kernel_variants.py plan from an empty out/NAME (the build reuses fatbins it finds, and the
+# variants' text may have changed), packed as out/NAME.tgz.
+#   variants_build NAME "VARIANT ..." TAG=ENTRY ...
+variants_build() {
+  local name=$1 variants=$2
+  shift 2
+  rm -rf "out/$name"
+  # shellcheck disable=SC2086   # the variants are one word each
+  python3 bench/kernel_variants.py build --out "out/$name" --variants $variants --tags "$@" || return
+  tar czf "out/$name.tgz" -C out "$name"
+  ls -la "out/$name.tgz"
+  echo "[variants_build] $name done at $(git rev-parse --short HEAD)"
+}
+
+# Nsight Compute reports in DIR turned into text: each one's details page and its per-instruction SASS table (for
+# bench/sass_profile.py), the report itself removed (they are large).
+#   ncu_pages DIR
+ncu_pages() {
+  local rep base
+  shopt -s nullglob
+  for rep in "$1"/*.ncu-rep; do
+    base=${rep%.ncu-rep}
+    ncu -i "$rep" --page details --print-details all > "$base.details.txt" 2>&1 ||
+      ncu -i "$rep" --page details > "$base.details.txt" 2>&1
+    ncu -i "$rep" --page source --csv --print-source sass > "$base.sass.csv" 2>&1 || true
+    rm -f "$rep"
+  done
+}
+
 # Here (no GPU): the sm90_gemm plans of a tuning call: CANDIDATES beside every batch-256 1x1 layer's shipped kernel
 # (TUNE), on the 16 random plain GEMMs among 200 random problems, seed 25 (RAND), and on two of them (SAN).
 #   build_gemm_plans out/tuneNN out/randNN out/sanNN CANDIDATE...

@@ -5,14 +5,9 @@
 # out/wait38.tgz. Why the skip slows 256<-64 by a quarter: if a warpgroup that waits on its stage before the data
 # is suspended and resumed late, the waits that never suspend bring the `_sp` twin back.
 source "$(dirname "$0")/../lib.sh"
-set -e
 e=iree_cutlass_dgrad_sm90_f16
-rm -rf out/wait38   # build reuses fatbins it finds, and the variants' text may have changed
-python3 bench/kernel_variants.py build --out out/wait38 --variants spin_full tryw_full --tags \
+variants_build wait38 "spin_full tryw_full" \
   s1_1x1_256_64_n256_f16=${e}_128x64x64_s8_c1_pp_tr s1_1x1_256_64_n256_f16=${e}_128x64x64_s8_c1_pp_tr_sp \
   s1_1x1_64_256_n256_f16=${e}_128x64x64_s8_c1_pp_tr s1_1x1_64_256_n256_f16=${e}_128x64x64_s8_c1_pp_tr_sp \
   s2_1x1_256_128_n256_f16=${e}_128x64x64_s8_c1_pp_n2_tr s2_1x1_256_128_n256_f16=${e}_128x64x64_s8_c1_pp_n2_tr_sp \
   s2_1x1_512_128_n256_f16=${e}_128x64x64_s8_c1_pp_tr_sp s2_1x1_512_128_n256_f16=${e}_256x64x64_s4_c1_n2_tr_b2
-tar czf out/wait38.tgz -C out wait38
-ls -la out/wait38.tgz
-echo "[build_wait] done at $(git rev-parse --short HEAD)"

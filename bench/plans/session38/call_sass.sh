@@ -21,14 +21,7 @@ T cudnn
 timeout 100 $NCU --profile-from-start off -k regex:xmma -o $dir/cudnn python3 bench/ncu_cudnn.py \
   --layers "${PROF_TAGS[1]}" 2>&1 | tail -2
 T pages
-shopt -s nullglob
-for rep in $dir/*.ncu-rep; do
-  base=${rep%.ncu-rep}
-  ncu -i "$rep" --page details --print-details all > "$base.details.txt" 2>&1 ||
-    ncu -i "$rep" --page details > "$base.details.txt" 2>&1
-  ncu -i "$rep" --page source --csv --print-source sass > "$base.sass.csv" 2>&1 || true
-  rm -f "$rep"
-done
+ncu_pages $dir
 ls -la $dir
 tar czf "$OUT/sass.tgz" -C /tmp sass
 T done

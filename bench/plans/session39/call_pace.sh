@@ -14,14 +14,7 @@ for variant in shipped step_walk_consumers; do
     python3 bench/profile_kernels.py --variants out/pace39 --launches 1 \
     --cases s1_1x1_256_64_n256_f16:$variant 2>&1 | tail -1
 done
-shopt -s nullglob
-for rep in $dir/*.ncu-rep; do
-  base=${rep%.ncu-rep}
-  ncu -i "$rep" --page details --print-details all > "$base.details.txt" 2>&1 ||
-    ncu -i "$rep" --page details > "$base.details.txt" 2>&1
-  ncu -i "$rep" --page source --csv --print-source sass > "$base.sass.csv" 2>&1 || true
-  gzip -f "$base.sass.csv"
-  rm -f "$rep"
-done
+ncu_pages $dir
+gzip -f $dir/*.sass.csv
 tar czf "$OUT/pace_ncu.tgz" -C /tmp pace_ncu
 T done
