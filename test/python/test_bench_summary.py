@@ -190,6 +190,23 @@ SASS
     assert not out.exists()
 
 
+def test_profile_kernels_picks_variants_of_a_plan_by_tag_and_variant(tmp_path):
+    # A kernel's variants share its entry point, so `--variants` picks each by its plan's case and variant name and
+    # launches them in the order given (Nsight Compute tells them apart by launch order).
+    import argparse
+    profile_kernels = load_bench_script("profile_kernels")
+    record = {"entry": "iree_cutlass_dgrad_sm90_f16_128x64x64_s8_c1_pp_tr", "grid": [132, 1, 1]}
+    case = {"tag": "s1_1x1_256_64_n256_f16", "problem": {"n": 256}, "record": record,
+            "fatbins": {"shipped": "k-shipped.fatbin", "step_walk": "k-step_walk.fatbin"}}
+    (tmp_path / "plan.json").write_text(json.dumps({"cases": [case], "probes": []}))
+    args = argparse.Namespace(plan=None, bundle=None, variants=tmp_path,
+                              cases=["s1_1x1_256_64_n256_f16:step_walk", "s1_1x1_256_64_n256_f16:shipped"])
+    picks = list(profile_kernels._picks(args))
+    assert [(label, fatbin.name) for label, _, fatbin, _ in picks] == [
+        ("s1_1x1_256_64_n256_f16:step_walk", "k-step_walk.fatbin"), ("s1_1x1_256_64_n256_f16:shipped", "k-shipped.fatbin")]
+    assert all(launch == record and problem == {"n": 256} for _, problem, _, launch in picks)
+
+
 def test_sanitizer_logs_clear_only_kernels_every_log_launched_and_none_named(tmp_path):
     # Lines as compute-sanitizer and bench/sanitize_kernels.py print them (the race report is session 4's).
     logs = load_bench_script("sanitizer_logs")
