@@ -33,6 +33,7 @@ import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "python"))
 from iree_cutlass.cli.common import write_atomically  # noqa: E402
+from sass_profile import instruction_opcode  # noqa: E402  (a neighbour: bench/ is this script's folder)
 
 PROBES = ("empty", "barriers", "copies", "replaces", "descriptors", "first_load")
 # Text edits of the translation unit that make each variant: (old, new) where `old` occurs once in the kernel's
@@ -61,11 +62,14 @@ _NO_MMA = (("cute::gemm(tiled_mma, tCrA(_, _, kb, stage), tCrB(_, _, kb, kReside
 # `decode_ahead_all` decodes ahead in every kernel with at least 2 iterations a tile, about what b28f7cc shipped
 # (session 16: 2.2% faster than decoding just before the epilogue, but its whole check ran the 1x1 256<-128 layer
 # 1.23x, the 1x1 256<-64 1.10x, the 3x3 128<-128 stride-2 1.10x and the 3x3 512<-512 1.04x session 15's times).
-# The consumers' loop head and its per-tile decode (around a ping-pong kernel's partner skip, which stays).
-_OLD_WALK_HEAD = ("    uint32_t slabs = 0;\n"
-                  "    for (int index = unit_begin(); index < walk.count; index += unit_stride()) {\n")
-_OLD_TILE_DECODE = ("      if (!walk.unit_live(index, kTileN)) continue;\n"
-                    "      Tile const t = walk.decode(index, kTileN, rank);\n      int iterations = kHalo")
+# The walk as the producer's loop and the consumers' spell it: the loop head, and each tile's decode (the liveness
+# pass over the unit's CTAs, then the own tile). The consumers' loop head and per-tile decode are told from the
+# producer's by their neighbours (a ping-pong kernel's partner skip stays between the two).
+_WALK_LOOP = "for (int index = unit_begin(); index < walk.count; index += unit_stride()) {"
+_WALK_DECODE = ("      if (!walk.unit_live(index, kTileN)) continue;\n"
+                "      Tile const t = walk.decode(index, kTileN, rank);\n")
+_CONSUMER_WALK_HEAD = "    uint32_t slabs = 0;\n    " + _WALK_LOOP + "\n"
+_CONSUMER_TILE_DECODE = _WALK_DECODE + "      int iterations = kHalo"
 _AHEAD_WALK_HEAD = """    uint32_t slabs = 0;
     int index = next_live_unit(walk, unit_begin());
     Tile t = index < walk.count ? walk.decode(index, kTileN, rank) : Tile{};
@@ -89,8 +93,8 @@ _DECODE_AHEAD = (
     (_PERSISTENT, "  static __device__ __forceinline__ int next_live_unit(TileWalk const& walk, int index) {\n"
                   "    while (index < walk.count && !walk.unit_live(index, kTileN)) index += unit_stride();\n"
                   "    return index;\n  }\n\n" + _PERSISTENT),
-    (_OLD_WALK_HEAD, _AHEAD_WALK_HEAD),
-    (_OLD_TILE_DECODE, "      int iterations = kHalo"),
+    (_CONSUMER_WALK_HEAD, _AHEAD_WALK_HEAD),
+    (_CONSUMER_TILE_DECODE, "      int iterations = kHalo"),
     (_RELEASE, "          if (previous >= 0) release(smem, previous, lane);\n        }\n"
                "        if (kDecodeAhead && it == 1 && iterations >= kDecodeAheadIterations) decode_next();\n"
                "        previous = stage;\n"))
@@ -98,11 +102,8 @@ _DECODE_AHEAD = (
 # `decode` then decodes the own tile again: ~190 SASS instructions between the last tile's stores and the next
 # tile's first wait, about half of them the liveness pass (1x1 1024<-512's kernel, nvdisasm). Decoded once, the
 # own tile's `live` decides, and the peers are decoded only when it is dead (never without a cluster).
-_DECODE_TWICE = """      if (!walk.unit_live(index, kTileN)) continue;
-      Tile const t = walk.decode(index, kTileN, rank);
-"""
 _DECODE_ONCE = (
-    (_DECODE_TWICE, """      Tile const t = walk.decode(index, kTileN, rank);
+    (_WALK_DECODE, """      Tile const t = walk.decode(index, kTileN, rank);
       if (!t.live && (kClusterM * kClusterC == 1 || !walk.unit_live(index, kTileN))) continue;
 """, 2),)   # the producer's loop and the consumers' 
 # ptxas can drop tensormap acquires unless a bulk-async group follows them (as in plugin/sm90_dgrad.cuh).
@@ -187,14 +188,12 @@ struct StepWalk {
 };
 """
 _ITERATIONS = "  __device__ int iterations(Tile const& t) const { return t.taps_h * t.taps_w * kblocks; }\n};\n"
-_WALK_LOOP = "for (int index = unit_begin(); index < walk.count; index += unit_stride()) {"
+_ADD_STEP_WALK = (_ITERATIONS, _ITERATIONS + _STEP_WALK_STRUCT)   # StepWalk after TileWalk
 _STEPPED_LOOP = ("StepWalk steps(walk, unit_begin(), unit_stride(), kTileN, kClusterCtas == 1);\n"
                  "    for (int index = unit_begin(); index < walk.count; index += unit_stride(), steps.step()) {")
-_WALK_DECODE = ("      if (!walk.unit_live(index, kTileN)) continue;\n"
-                "      Tile const t = walk.decode(index, kTileN, rank);\n")
 _STEPPED_DECODE = ("      Tile const t = steps.on ? steps.tile() : walk.decode(index, kTileN, rank);\n"
                    "      if (steps.on ? !t.live : !walk.unit_live(index, kTileN)) continue;\n")
-_STEP_WALK = ((_ITERATIONS, _ITERATIONS + _STEP_WALK_STRUCT),
+_STEP_WALK = (_ADD_STEP_WALK,
               (_WALK_LOOP, _STEPPED_LOOP, 2),
               (_WALK_DECODE, _STEPPED_DECODE, 2))
 # Controls for `step_walk_consumers`, whose consumers reach each tile's first wait ~200 instructions sooner. Session
@@ -210,9 +209,9 @@ _PAUSE = "      if (steps.on) __nanosleep(500);\n"
 
 def _step_consumers(after_decode: str = "") -> tuple:
     """The consumers' walk stepped (the producer's decodes as before), with `after_decode` after each tile's."""
-    return ((_ITERATIONS, _ITERATIONS + _STEP_WALK_STRUCT),
-            ("    uint32_t slabs = 0;\n    " + _WALK_LOOP, "    uint32_t slabs = 0;\n    " + _STEPPED_LOOP),
-            (_WALK_DECODE + "      int iterations = kHalo", _STEPPED_DECODE + after_decode + "      int iterations = kHalo"))
+    return (_ADD_STEP_WALK,
+            (_CONSUMER_WALK_HEAD, "    uint32_t slabs = 0;\n    " + _STEPPED_LOOP + "\n"),
+            (_CONSUMER_TILE_DECODE, _STEPPED_DECODE + after_decode + "      int iterations = kHalo"))
 
 
 VARIANTS = {
@@ -565,14 +564,14 @@ def sass_census(args) -> int:
     """Static opcode counts of every fatbin in a plan (cuobjdump -sass, on the GPU machine: none here): all
     instructions, those of the uniform datapath (U*, R2UR), the constant loads (LDC) and IMAD*, per fatbin."""
     import re
-    opcode = re.compile(r"^\s+/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*)")
+    instruction = re.compile(r"^\s+/\*[0-9a-f]{4,}\*/\s+([^;]*);")   # `  /*0020*/  @P0 IMAD.HI.U32 R2, ... ;`
     counts = {}
     for fatbin in sorted(args.plan.glob("*.fatbin")):
         result = subprocess.run(["cuobjdump", "-sass", str(fatbin)], capture_output=True, text=True)
         if result.returncode:
             print(f"error: cuobjdump failed on {fatbin.name}: {result.stderr.strip()[-200:]}", file=sys.stderr)
             return 1
-        ops = [m.group(1) for m in map(opcode.match, result.stdout.splitlines()) if m]
+        ops = [instruction_opcode(m.group(1)) for m in map(instruction.match, result.stdout.splitlines()) if m]
         counts[fatbin.name] = {"instructions": len(ops),
                                "uniform": sum(op.startswith("U") or op == "R2UR" for op in ops),
                                "ldc": ops.count("LDC"), "imad": sum(op.startswith("IMAD") for op in ops)}

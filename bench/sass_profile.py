@@ -37,12 +37,17 @@ def number(row: dict, column: str) -> float:
     return float(value.replace(",", "")) if value not in ("", "-") else 0.0
 
 
-def opcode(row: dict) -> str:
-    """The instruction's opcode without modifiers or predicate (`@!P1 BRA ...` -> BRA)."""
-    words = row["Source"].split()
+def instruction_opcode(instruction: str) -> str:
+    """An instruction's opcode without modifiers or predicate (`@!P1 BRA ...` -> BRA, `IMAD.HI.U32 R2, ...` ->
+    IMAD); also for cuobjdump's SASS text (kernel_variants.py `sass`)."""
+    words = instruction.split()
     if words and words[0].startswith("@"):
         words = words[1:]
     return words[0].split(".")[0] if words else "?"
+
+
+def opcode(row: dict) -> str:
+    return instruction_opcode(row["Source"])
 
 
 def blocks(rows: list[dict]) -> list[list[dict]]:
