@@ -65,10 +65,10 @@ _NO_MMA = (("cute::gemm(tiled_mma, tCrA(_, _, kb, stage), tCrB(_, _, kb, kReside
 # The walk as the producer's loop and the consumers' spell it: the loop head, and each tile's decode (the liveness
 # pass over the unit's CTAs, then the own tile). The consumers' loop head and per-tile decode are told from the
 # producer's by their neighbours (a ping-pong kernel's partner skip stays between the two).
-_WALK_LOOP = "for (int index = unit_begin(); index < walk.count; index += unit_stride()) {"
-_WALK_DECODE = ("      if (!walk.unit_live(index, kTileN)) continue;\n"
-                "      Tile const t = walk.decode(index, kTileN, rank);\n")
-_CONSUMER_WALK_HEAD = "    uint32_t slabs = 0;\n    " + _WALK_LOOP + "\n"
+_WALK_LOOP = "for (int index = first_unit(walk); index < walk.count; index = next_unit(walk, index, cu)) {"
+_WALK_DECODE = "      Tile t;\n      if (!unit_tile(walk, index, cu, rank, box, t)) continue;\n"
+_CONSUMER_WALK_HEAD = ("    uint32_t slabs = 0;\n    Tile box{};             // box walk: the box's first tile\n"
+                       "    int cu = 0;             // box walk: the channel unit within the box\n    " + _WALK_LOOP + "\n")
 _CONSUMER_TILE_DECODE = _WALK_DECODE + "      int iterations = kHalo"
 _AHEAD_WALK_HEAD = """    uint32_t slabs = 0;
     int index = next_live_unit(walk, unit_begin());
@@ -207,38 +207,9 @@ _DECODED = ("      if (steps.on) {\n        Tile const decoded = walk.decode(ind
 _PAUSE = "      if (steps.on) __nanosleep(500);\n"
 
 
-# A box's channel units in a row on one CTA (session 40). The shipped walk gives consecutive units (a box's channel
-# units: channels vary fastest) to neighbouring CTAs, so each dy box is read from DRAM once only while those CTAs
-# keep in step. Session 40's Nsight Compute run on 256<-64 (four channel units a box): the shipped kernel reads
-# 104 MB from DRAM (dy once), its consumers the bound (their full-stage waits almost never retry); stepped, the
-# consumers wait on loads (600 k retries against 1.4 k) and DRAM reads grow to 155 MB, the L2 hit rate for loads
-# 68.7% -> 61.9%. The reading: once the consumers stop setting one pace for every CTA, CTAs drift apart and a box's
-# later readers miss in L2. `box_walk` gives each CTA whole boxes (boxes begin, begin + stride, ...; every channel
-# unit of a box in turn), so a box's dy is read again by the same CTA within a few tiles, whatever the drift
-# (balance: at most one box more on some CTAs). `box_walk_reuse` also has the consumers decode a box once and
-# derive its other channel units' tiles (c0 only): a 4x smaller decode on 256<-64. Resident-filter and halo
-# kernels keep one channel block a CTA: not for them.
-_BOX_LOOP = ("for (int box = unit_begin(), cu = 0, index = box * walk.tiles_c; index < walk.count;\n"
-             "         cu = cu + 1 == walk.tiles_c ? 0 : cu + 1, box += cu == 0 ? unit_stride() : 0,\n"
-             "         index = box * walk.tiles_c + cu) {")
-_BOX_WALK = ((_WALK_LOOP, _BOX_LOOP, 2),)
-_BOX_REUSE_DECODE = """      Tile t;
-      if constexpr (kClusterCtas == 1 && !kSkipPartner) {
-        // One CTA a unit: a box's channel units differ only in c0. (A partner-skipping warpgroup passes over
-        // some of a box's tiles undecoded, its first among them.)
-        if (cu == 0) box_tile = walk.decode(index, kTileN, rank);
-        t = box_tile;
-        t.c0 = box_tile.c0 + cu * kTileN;
-        t.live = box_tile.live && t.c0 < int(walk.d.c);
-        if (!t.live) continue;
-      } else {
-        if (!walk.unit_live(index, kTileN)) continue;
-        t = walk.decode(index, kTileN, rank);
-      }
-"""
-_BOX_WALK_REUSE = ((_CONSUMER_WALK_HEAD, "    uint32_t slabs = 0;\n    Tile box_tile{};\n    " + _BOX_LOOP + "\n"),
-                   (_WALK_LOOP, _BOX_LOOP),   # the producer's
-                   (_CONSUMER_TILE_DECODE, _BOX_REUSE_DECODE + "      int iterations = kHalo"))
+# A box's channel units in a row on one CTA (session 40): `box_walk` (the order alone) and `box_walk_reuse` (the
+# consumers also decoding a box once), built as variants at f6509a8 for bench/plans/session40/build_box.sh, are now
+# the kernel's kBoxWalk option (config `box_walk`, entry suffix `_bw`; the order with the reuse, in the producer too).
 
 
 def _step_consumers(after_decode: str = "") -> tuple:
@@ -320,8 +291,6 @@ VARIANTS = {
     "step_walk_consumers": _step_consumers(),
     "step_walk_decoded": _step_consumers(_DECODED),
     "step_walk_pause": _step_consumers(_PAUSE),
-    "box_walk": _BOX_WALK,
-    "box_walk_reuse": _BOX_WALK_REUSE,
     "prefetch_desc": (('wait_group.read 0;" ::: "memory");\n}\n\n// Split-K',
                        'wait_group.read 0;" ::: "memory");\n'
                        '  asm volatile("prefetch.tensormap [%0];" :: '

@@ -97,6 +97,9 @@ class Sm90Config:
                              # alike; not halo tiles, M clusters or split-K
     skip_partner: bool = False  # ping-pong without a filter slab or clipped taps: each consumer warpgroup passes
                                 # over its partner's tiles without decoding them where the walk is one phase
+    box_walk: bool = False  # each CTA takes whole boxes (every channel unit of a box in turn) instead of units
+                            # strided over the grid, so it rereads a box's dy from L2 itself whatever the CTAs'
+                            # drift, and decodes a box once; one CTA a unit, no filter slab or partner skip
 
     family: ClassVar[str] = FAMILY
 
@@ -174,6 +177,9 @@ class Sm90Config:
                                   or self.clip_taps):
             raise ValueError("skipping the partner's tiles is for ping-pong kernels without a filter slab or clipped "
                              "taps")
+        if self.box_walk and (self.cluster_ctas > 1 or self.resident_k or self.halo_blocks or self.skip_partner):
+            raise ValueError("a box walk is for kernels of one CTA a unit without a filter slab (which keeps one "
+                             "channel block a CTA) or a partner skip")
         if self.flat and self.transposed:
             raise ValueError("transposed kernels always walk 1x1 problems as flat pixels: no flat flag")
         if self.ctas_per_sm == 2 and self.rows_per_warpgroup * self.tile_n > 64 * 64:
@@ -220,7 +226,8 @@ class Sm90Config:
                 f"{'_fl' if self.flat else ''}"
                 f"{f'_hl{self.halo_blocks}x{self.halo_rows}' if self.halo_blocks else ''}"
                 f"{'_ct' if self.clip_taps else ''}"
-                f"{'_sp' if self.skip_partner else ''}")
+                f"{'_sp' if self.skip_partner else ''}"
+                f"{'_bw' if self.box_walk else ''}")
 
     @property
     def cluster_ctas(self) -> int:
@@ -370,12 +377,17 @@ def tile_count(config: Sm90Config, problem: DgradProblem, box: Box | None = None
     return -(-p.c // config.tile_n) * walked_phases(p) * _spatial_tiles(p, box)
 
 
+def channel_units(config: Sm90Config, problem: DgradProblem) -> int:
+    """Channel units of a box (TileWalk::tiles_c): the walk's fastest digit."""
+    return -(-kernel_problem(config, problem).c // config.channel_unit)
+
+
 def unit_count(config: Sm90Config, problem: DgradProblem, box: Box | None = None) -> int:
     """Units the kernel walks (TileWalk::count): tiles, or per cluster one tile per CTA (along M or the
     channels)."""
     p = kernel_problem(config, problem)
     box = box or choose_box(config, problem)
-    return -(-p.c // config.channel_unit) * walked_phases(p) * -(-_spatial_tiles(p, box) // config.cluster_m)
+    return channel_units(config, p) * walked_phases(p) * -(-_spatial_tiles(p, box) // config.cluster_m)
 
 
 @dataclass(frozen=True)
@@ -396,7 +408,10 @@ def launch_geometry(config: Sm90Config, problem: DgradProblem) -> Sm90Launch:
     channel_blocks = -(-problem.c // config.tile_n)
     if config.resident_k and channel_blocks <= slots:
         slots -= slots % channel_blocks
-    clusters = slots if zero_fills(problem) else min(unit_count(config, problem, box), slots)
+    units = unit_count(config, problem, box)
+    if config.box_walk:
+        units //= channel_units(config, problem)   # a CTA takes whole boxes
+    clusters = slots if zero_fills(problem) else min(units, slots)
     ctas = clusters * config.cluster_ctas
     return Sm90Launch(grid=(ctas, 1, 1), block=(THREADS, 1, 1), smem_bytes=smem_bytes(config), box=box)
 
@@ -547,13 +562,13 @@ using Kernel = iree_cutlass_sm90::DgradKernel<{element}, {tile_m}, {tile_n}, {st
                                              {resident_k}, {store_slots}, {split_k}, {wg_stores}, {transposed},
                                              {tile_buffers}, {share_dy}, {thread_stores}, {wg_release},
                                              {warp_stores}, {wg_offset}, {halo_blocks}, {halo_rows}, {clip_taps},
-                                             {skip_partner}>;
+                                             {skip_partner}, {box_walk}>;
 static_assert(sizeof(Kernel::SharedStorage) == {shared_storage}, "shared storage formula (sm90.py) out of date");
 static_assert(Kernel::kSmemBytes == {smem}, "dynamic shared memory formula (sm90.py) out of date");
 IREE_CUTLASS_SM90_DGRAD_ENTRY({name}, {element}, {tile_m}, {tile_n}, {stages}, {ctas}, {pingpong}, {cluster},
                               {resident_k}, {store_slots}, {split_k}, {wg_stores}, {transposed}, {tile_buffers},
                               {share_dy}, {thread_stores}, {wg_release}, {warp_stores}, {wg_offset},
-                              {halo_blocks}, {halo_rows}, {clip_taps}, {skip_partner})
+                              {halo_blocks}, {halo_rows}, {clip_taps}, {skip_partner}, {box_walk})
 """
 
 
@@ -570,7 +585,7 @@ def generate_source(config: Sm90Config) -> str:
         thread_stores=str(config.thread_stores).lower(), wg_release=str(config.wg_release).lower(),
         warp_stores=str(config.warp_stores).lower(), wg_offset=config.wg_offset,
         halo_blocks=config.halo_blocks, halo_rows=config.halo_rows, clip_taps=str(config.clip_taps).lower(),
-        skip_partner=str(config.skip_partner).lower(),
+        skip_partner=str(config.skip_partner).lower(), box_walk=str(config.box_walk).lower(),
         shared_storage=shared_storage_bytes(config),
         smem=smem_bytes(config))
 
@@ -629,7 +644,8 @@ def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90
     with warpgroup or warp stores also with warpgroup 1 started WG_OFFSETS K blocks behind warpgroup 0; on a plain
     GEMM (1x1, unit stride, no padding) every kernel that is not transposed also walking flat pixels; for
     unit-stride filters of several taps on C <= 64, halo tiles of HALO_TILE_M pixels; where the walk is one
-    phase, each ping-pong kernel also skipping its partner's tiles (`skip_partner`).
+    phase, each ping-pong kernel also skipping its partner's tiles (`skip_partner`); where a box has several
+    channel units, each kernel of one CTA a unit without a filter slab also walking whole boxes (`box_walk`).
 
     Split-K kernels join only when asked (`split_k`): they compute correctly (every measured run was valid) but
     compute-sanitizer's racecheck reports hazards on their distributed-shared-memory handoff, which it does not
@@ -691,6 +707,8 @@ def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90
         configs += _twins(configs, clip_taps=True)   # padding some taps read alone at the borders
     if walked_phases(problem) == 1:
         configs += _twins(configs, skip_partner=True)   # where the walk is one phase, the skip can apply
+    # Where a box has several channel units, each kernel that can also walking whole boxes a CTA.
+    configs += [t for c in configs if channel_units(c, problem) > 1 and (t := twin(c, box_walk=True)) is not None]
     for tile_m, tile_n in SPLIT_K_SHAPES if split_k else ():
         for ctas in SPLIT_K:
             stages = max_stages(tile_m, tile_n, 1, problem.dtype, split_k=ctas)

@@ -38,7 +38,9 @@
 //   divisions by host-computed multiply-high constants (FastDivisor). In ping-pong kernels each consumer
 //   warpgroup walks every tile, its partner's included, to keep count of the stage ring; with kSkipPartner, in a
 //   walk of one phase without clipped taps, it moves the ring on over the partner's tiles without decoding them
-//   (each decode is ~200 dependent integer instructions a warp).
+//   (each decode is ~200 dependent integer instructions a warp). With a box walk (kBoxWalk) each CTA takes whole
+//   boxes instead (every channel unit of box blockIdx.x, then of box blockIdx.x + gridDim.x, ...): it reads a box's
+//   dy again itself a tile later, from L2 however far the CTAs drift apart, and decodes only a box's first tile.
 //
 // - Clusters (kCluster 2): two CTAs of a cluster take two neighbouring M tiles of the same phase and channel
 //   block, and each loads half of the shared filter tile once for both (TMA multicast): a third less traffic from
@@ -425,7 +427,7 @@ template <class Element, int kTileM, int kTileN, int kStages, int kCtasPerSm, bo
           int kResidentK = 0, int kStoreSlots = 0, int kSplitK = 1, bool kWgStores = false, bool kTransposed = false,
           int kTileBuffers = 1, bool kShareDy = false, bool kThreadStores = false, bool kWgRelease = false,
           bool kWarpStores = false, int kWgOffset = 0, int kHaloBlocks = 0, int kHaloRows = 0,
-          bool kClipTaps = false, bool kSkipPartner = false>
+          bool kClipTaps = false, bool kSkipPartner = false, bool kBoxWalk = false>
 struct DgradKernel {
   static_assert(kCtasPerSm == 1 || kCtasPerSm == 2, "one or two CTAs per SM");
   static_assert(kCluster == 1 || kCluster == 2, "clusters of one or two CTAs, along M or (kShareDy) channels");
@@ -470,6 +472,9 @@ struct DgradKernel {
   static_assert(!kSkipPartner || (kPingpong && kResidentK == 0 && kHaloBlocks == 0),
                 "skipping the partner's tiles is for ping-pong kernels without a filter slab (whose warpgroups "
                 "count slabs over every tile)");
+  static_assert(!kBoxWalk || (kCluster == 1 && kSplitK == 1 && kResidentK == 0 && kHaloBlocks == 0 && !kSkipPartner),
+                "a box walk is for kernels of one CTA a unit without a filter slab (which keeps one channel block a "
+                "CTA) or a partner skip");
   static constexpr int kClusterCtas = kCluster * kSplitK;   // CTAs of one cluster (__cluster_dims__)
   static constexpr bool kResident = kResidentK > 0;
   static constexpr bool kHalo = kHaloBlocks > 0;
@@ -707,9 +712,11 @@ struct DgradKernel {
     uint32_t phase = 0;
     int slab_c0 = -1;       // resident filter: the channel block in shared memory
     uint32_t slabs = 0;     // resident filter: slabs loaded so far
-    for (int index = unit_begin(); index < walk.count; index += unit_stride()) {
-      if (!walk.unit_live(index, kTileN)) continue;
-      Tile const t = walk.decode(index, kTileN, rank);
+    Tile box{};             // box walk: the box's first tile
+    int cu = 0;             // box walk: the channel unit within the box
+    for (int index = first_unit(walk); index < walk.count; index = next_unit(walk, index, cu)) {
+      Tile t;
+      if (!unit_tile(walk, index, cu, rank, box, t)) continue;
       if constexpr (kSlab) {
         // The slab: every tap's filter blocks of the tile's channel block (block tap * kblocks + kb; a 1x1
         // resident filter has the one tap), loaded when the channel block changes.
@@ -867,7 +874,9 @@ struct DgradKernel {
     int live = 0;
     int slab_c0 = -1;       // resident filter: the channel block of the slab this warpgroup multiplies with
     uint32_t slabs = 0;
-    for (int index = unit_begin(); index < walk.count; index += unit_stride()) {
+    Tile box{};             // box walk: the box's first tile
+    int cu = 0;             // box walk: the channel unit within the box
+    for (int index = first_unit(walk); index < walk.count; index = next_unit(walk, index, cu)) {
       if constexpr (kSkipPartner) {
         if (uniform && (live & 1) != wg) {
           ++live;
@@ -877,8 +886,8 @@ struct DgradKernel {
           continue;
         }
       }
-      if (!walk.unit_live(index, kTileN)) continue;
-      Tile const t = walk.decode(index, kTileN, rank);
+      Tile t;
+      if (!unit_tile(walk, index, cu, rank, box, t)) continue;
       int iterations = kHalo ? walk.kblocks : walk.iterations(t);   // a halo stage serves every tap
       if constexpr (kSplitK > 1) {
         int const split = split_rank();
@@ -1429,6 +1438,39 @@ struct DgradKernel {
   static __device__ __forceinline__ int unit_begin() { return blockIdx.x / kClusterCtas; }
   static __device__ __forceinline__ int unit_stride() { return gridDim.x / kClusterCtas; }
 
+  // A CTA's units in the order it takes them. Plain: begin, begin + stride, ... (channels fastest across the
+  // grid: neighbouring CTAs read a box's dy at the same step, from DRAM once only while they keep in step). Box
+  // walk (kBoxWalk): boxes begin, begin + stride, ..., each box's channel units in turn, so the CTA itself reads a
+  // box's dy again a tile or two later, from L2 whatever the CTAs' drift. `cu` is the channel unit within the box.
+  static __device__ __forceinline__ int first_unit(TileWalk const& walk) {
+    return kBoxWalk ? unit_begin() * walk.tiles_c : unit_begin();
+  }
+  static __device__ __forceinline__ int next_unit(TileWalk const& walk, int index, int& cu) {
+    if constexpr (kBoxWalk) {
+      if (++cu < walk.tiles_c) return index + 1;
+      cu = 0;
+      return index + 1 + (unit_stride() - 1) * walk.tiles_c;   // the next box's first unit
+    }
+    return index + unit_stride();
+  }
+
+  // This CTA's tile of unit `index`, and whether its unit is live (any CTA of the cluster has a tile to store).
+  // A box walk decodes a box's first unit into `box` and derives the others, which differ only in their channels:
+  // a tile's decode is ~200 dependent integer instructions in every consumer warp.
+  static __device__ __forceinline__ bool unit_tile(TileWalk const& walk, int index, int cu, int rank, Tile& box,
+                                                   Tile& t) {
+    if constexpr (kBoxWalk) {
+      if (cu == 0) box = walk.decode(index, kTileN);
+      t = box;
+      t.c0 = box.c0 + cu * kTileN;
+      t.live = box.live && t.c0 < int(walk.d.c);
+      return t.live;
+    }
+    if (!walk.unit_live(index, kTileN)) return false;
+    t = walk.decode(index, kTileN, rank);
+    return true;
+  }
+
   // Split-K: this CTA's slice [first, last) of a tile's iterations (empty when there are fewer than kSplitK).
   static __device__ __forceinline__ int split_rank() {
     if constexpr (kSplitK > 1) return int(cute::block_rank_in_cluster());
@@ -1446,7 +1488,7 @@ struct DgradKernel {
 #define IREE_CUTLASS_SM90_DGRAD_ENTRY(NAME, ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG, CLUSTER,  \
                                       RESIDENT_K, STORE_SLOTS, SPLIT_K, WG_STORES, TRANSPOSED, TILE_BUFFERS,  \
                                       SHARE_DY, THREAD_STORES, WG_RELEASE, WARP_STORES, WG_OFFSET,            \
-                                      HALO_BLOCKS, HALO_ROWS, CLIP_TAPS, SKIP_PARTNER)                        \
+                                      HALO_BLOCKS, HALO_ROWS, CLIP_TAPS, SKIP_PARTNER, BOX_WALK)              \
   extern "C" __global__ void __cluster_dims__((CLUSTER) * (SPLIT_K), 1, 1)                                    \
       __launch_bounds__(iree_cutlass_sm90::kThreads, CTAS_PER_SM) NAME(                                       \
       ELEMENT const* dy, ELEMENT const* w_rsck, ELEMENT* dx, uint8_t* workspace, uint32_t n, uint32_t h,       \
@@ -1465,6 +1507,6 @@ struct DgradKernel {
     iree_cutlass_sm90::DgradKernel<ELEMENT, TILE_M, TILE_N, STAGES, CTAS_PER_SM, PINGPONG, CLUSTER,          \
                                    RESIDENT_K, STORE_SLOTS, SPLIT_K, WG_STORES, TRANSPOSED, TILE_BUFFERS,     \
                                    SHARE_DY, THREAD_STORES, WG_RELEASE, WARP_STORES, WG_OFFSET, HALO_BLOCKS,  \
-                                   HALO_ROWS, CLIP_TAPS, SKIP_PARTNER>::run(                                  \
+                                   HALO_ROWS, CLIP_TAPS, SKIP_PARTNER, BOX_WALK>::run(                        \
         dy, w_rsck, dx, workspace, shape);                                                                    \
   }

@@ -127,7 +127,7 @@ def test_kernel_variant_edits_occur_as_often_as_declared(monkeypatch, tmp_path, 
     from iree_cutlass.plugin.sm90 import Sm90Config
     kernel_variants = load_bench_script("kernel_variants")
     config = Sm90Config("f16", 128, 256, 4, 1, store_slots=2, wg_stores=True)
-    twice = "      if (!walk.unit_live(index, kTileN)) continue;\n"   # the producer's loop and the consumers'
+    twice = "      if (!unit_tile(walk, index, cu, rank, box, t)) continue;\n"   # the producer's loop and the consumers'
     monkeypatch.setitem(kernel_variants.VARIANTS, "once", ((twice, twice),))
     monkeypatch.setitem(kernel_variants.VARIANTS, "twice", ((twice, twice, 2),))
     monkeypatch.setitem(kernel_variants.VARIANTS, "gone", (("no such text", ""),))

@@ -133,6 +133,8 @@ def test_build_f32_kernel(built_new_mainloops):
      "iree_cutlass_dgrad_sm90_bf16_128x128x64_s5_c1_pp_n2_tr"),
     (dict(tile_m=64, tile_n=256, schedule="pingpong", store_slots=4, warp_stores=True, clip_taps=True),
      "iree_cutlass_dgrad_sm90_bf16_64x256x64_s4_c1_pp_e4_wp_ct"),
+    (dict(tile_m=128, tile_n=64, stages=8, schedule="pingpong", transposed=True, box_walk=True),
+     "iree_cutlass_dgrad_sm90_bf16_128x64x64_s8_c1_pp_tr_bw"),
 ])
 def test_build_sm90_kernel_variants(cache_dir, fields, entry):
     # Compiling checks the kernel's static_asserts: the shared-memory formula with the filter slab, the store
@@ -143,7 +145,8 @@ def test_build_sm90_kernel_variants(cache_dir, fields, entry):
     # filter-sharing pair, a warpgroup offset one block under the stage count, and a halo tile's slab of nine taps
     # beside two halo stages, or beside three in ping-pong, staging in them, and ping-pong transposed tiles in a
     # filter-sharing pair, a staging tile a warpgroup beside four stages, 128 channels a warpgroup in a dy-sharing
-    # pair, and a ping-pong warp-store tile with clipped taps, among them).
+    # pair, a ping-pong warp-store tile with clipped taps, and a ping-pong transposed tile walking whole boxes,
+    # among them).
     from iree_cutlass.plugin.sm90 import Sm90Config
     _nvcc_or_fail()
     config = Sm90Config(**{"dtype": "bf16", "tile_m": 128, "tile_n": 128, "stages": 4, "ctas_per_sm": 1, **fields})

@@ -776,15 +776,20 @@ def test_wg_release_limits_and_candidates():
     assert released == {dataclasses.replace(c, wg_release=True) for c in candidates if c.cluster == 2 and not c.wg_release}
     assert twin in released and any(not c.share_dy for c in released)
     # The template's last arguments: share_dy, thread_stores, wg_release, warp_stores, wg_offset, halo_blocks,
-    # halo_rows, clip_taps, skip_partner.
-    assert "1, true, false, true, false, 0, 0, 0, false, false>;" in " ".join(sm90.generate_source(twin).split())
-    assert "1, true, false, false, false, 0, 0, 0, false, false>;" in " ".join(sm90.generate_source(clustered).split())
+    # halo_rows, clip_taps, skip_partner, box_walk.
+    assert ("1, true, false, true, false, 0, 0, 0, false, false, false>;"
+            in " ".join(sm90.generate_source(twin).split()))
+    assert ("1, true, false, false, false, 0, 0, 0, false, false, false>;"
+            in " ".join(sm90.generate_source(clustered).split()))
     warp = dataclasses.replace(clustered, warp_stores=True)
-    assert "1, true, false, false, true, 0, 0, 0, false, false>;" in " ".join(sm90.generate_source(warp).split())
+    assert ("1, true, false, false, true, 0, 0, 0, false, false, false>;"
+            in " ".join(sm90.generate_source(warp).split()))
     behind = dataclasses.replace(clustered, warp_stores=True, wg_offset=2)
-    assert "1, true, false, false, true, 2, 0, 0, false, false>;" in " ".join(sm90.generate_source(behind).split())
+    assert ("1, true, false, false, true, 2, 0, 0, false, false, false>;"
+            in " ".join(sm90.generate_source(behind).split()))
     clipped = dataclasses.replace(clustered, clip_taps=True)
-    assert "1, true, false, false, false, 0, 0, 0, true, false>;" in " ".join(sm90.generate_source(clipped).split())
+    assert ("1, true, false, false, false, 0, 0, 0, true, false, false>;"
+            in " ".join(sm90.generate_source(clipped).split()))
 
 
 @pytest.mark.parametrize("fields", [dict(), dict(schedule="pingpong"), dict(cluster=2),
@@ -898,7 +903,7 @@ def test_skip_partner_limits_and_candidates():
     pingpong = sm90.Sm90Config("f16", 128, 64, 8, 1, "pingpong", transposed=True)
     twin = dataclasses.replace(pingpong, skip_partner=True)
     assert twin.name == pingpong.name + "_sp" and sm90.smem_bytes(twin) == sm90.smem_bytes(pingpong)
-    assert " ".join(sm90.generate_source(twin).split()).endswith("0, 0, 0, false, true)")
+    assert " ".join(sm90.generate_source(twin).split()).endswith("0, 0, 0, false, true, false)")
     assert_refused("partner", dict(skip_partner=True), dict(), dict(schedule="pingpong", resident_k=1),
                    dict(schedule="pingpong", clip_taps=True))
     unit = DgradProblem(256, 56, 56, 256, 64, 1, 1, 56, 56, 0, 0, 1, 1, "f16")
@@ -907,7 +912,7 @@ def test_skip_partner_limits_and_candidates():
     assert twin in skipping
     assert skipping == {dataclasses.replace(c, skip_partner=True) for c in candidates
                         if c.schedule == "pingpong" and not c.skip_partner and not c.resident_k and not c.clip_taps
-                        and not c.halo_blocks}
+                        and not c.halo_blocks and not c.box_walk}
     strided = DgradProblem(8, 28, 28, 128, 128, 3, 3, 14, 14, 1, 1, 2, 2, "f16")
     assert not any(c.skip_partner for c in sm90.candidate_configs(strided))
 
@@ -925,3 +930,66 @@ def test_one_phase_walks_are_uniform(index):
                                                                                "has no live tile"
         taps = {tile_taps(config, d, t.i0, t.j0, box, t.ph, t.pw)[1::3] for t in tiles}
         assert len(taps) == 1, f"{config.name}: tiles of {prob} run different taps {taps}"
+
+
+def test_box_walk_limits_and_candidates():
+    # `box_walk` (`_bw`) changes only the order a CTA takes its units in: same shared memory, refused with a cluster
+    # or split-K (units of several CTAs), a filter slab (one channel block a CTA) or a partner skip; offered as a
+    # twin of every such candidate where a box has several channel units, and nowhere else.
+    plain = sm90.Sm90Config("f16", 128, 64, 8, 1, "pingpong", transposed=True)
+    twin = dataclasses.replace(plain, box_walk=True)
+    assert twin.name == plain.name + "_bw" and sm90.smem_bytes(twin) == sm90.smem_bytes(plain)
+    assert " ".join(sm90.generate_source(twin).split()).endswith("0, 0, 0, false, false, true)")
+    assert_refused("box walk", dict(box_walk=True), dict(cluster=2), dict(cluster=2, share_dy=True),
+                   dict(split_k=2), dict(resident_k=1), dict(schedule="pingpong", skip_partner=True))
+    unit = DgradProblem(256, 56, 56, 256, 64, 1, 1, 56, 56, 0, 0, 1, 1, "f16")
+    candidates = sm90.candidate_configs(unit)
+    boxed = {c for c in candidates if c.box_walk}
+    assert twin in boxed
+    assert boxed == {dataclasses.replace(c, box_walk=True) for c in candidates
+                     if not c.box_walk and c.cluster_ctas == 1 and not c.resident_k and not c.halo_blocks
+                     and not c.skip_partner and sm90.channel_units(c, unit) > 1}
+    one_unit = DgradProblem(256, 56, 56, 64, 256, 1, 1, 56, 56, 0, 0, 1, 1, "f16")
+    assert not any(c.box_walk for c in sm90.candidate_configs(one_unit))
+
+
+BOX_PROBLEMS = [
+    DgradProblem(2, 8, 8, 256, 64, 1, 1, 8, 8, 0, 0, 1, 1, "f16"),      # 1x1: four channel units of 64
+    DgradProblem(1, 7, 9, 136, 16, 3, 3, 4, 5, 1, 1, 2, 2, "f16"),      # 3x3/s2, odd sizes, a part channel unit
+    DgradProblem(2, 7, 7, 192, 32, 3, 3, 7, 7, 1, 1, 1, 1, "bf16"),     # padded 3x3: clipped taps offered
+    DgradProblem(2, 8, 8, 128, 64, 1, 1, 4, 4, 0, 0, 2, 2, "f16"),      # 1x1/s2: zero fill, every SM launched
+]
+
+
+@pytest.mark.parametrize("index", range(len(BOX_PROBLEMS)))
+def test_box_walk_takes_whole_boxes(index):
+    # A box walk's CTA b takes every channel unit of box b, then of box b + grid, ... (DgradKernel::first_unit,
+    # next_unit): every unit once over the grid, which launches one CTA a box at most (every SM with zero fill).
+    # The tiles a CTA derives from its box's first (unit_tile: the channels and liveness) are TileWalk::decode's.
+    prob = BOX_PROBLEMS[index]
+    boxed = [c for c in sm90.candidate_configs(prob) if c.box_walk]
+    assert boxed, f"no box-walk candidate for {prob}"
+    for config in boxed:
+        d, box, tiles = walk(config, prob)
+        decoded = {t.unit: t for t in tiles}
+        tiles_c = sm90.channel_units(config, prob)
+        assert tiles_c > 1 and len(tiles) % tiles_c == 0
+        grid = launch(config, prob).grid[0]
+        slots = sm90.SM_COUNT * config.ctas_per_sm
+        assert grid == (slots if sm90.zero_fills(prob) else min(len(tiles) // tiles_c, slots))
+        taken = []
+        for cta in range(grid):
+            index, cu = cta * tiles_c, 0
+            while index < len(tiles):
+                if cu == 0:
+                    first = decoded[index]
+                c0 = first.c0 + cu * config.tile_n
+                derived = dataclasses.replace(first, unit=index, c0=c0, live=first.live and c0 < d.c)
+                assert derived == decoded[index], f"{config.name}: unit {index} of {prob}"
+                taken.append(index)
+                cu += 1
+                if cu == tiles_c:
+                    cu, index = 0, index + 1 + (grid - 1) * tiles_c
+                else:
+                    index += 1
+        assert sorted(taken) == list(range(len(tiles))), f"{config.name}: units of {prob} taken not once each"

@@ -238,7 +238,7 @@ def test_build_names_candidates_and_the_shipped_kernels_twins(tmp_path, monkeypa
     key = "n256_h14_w14_c1024_k512_r1_s1_p14_q14_pad0x0_str1x1_f16"
     assert tune.main(["build", "--out", str(tmp_path / "plan"), "--families", "sm90", "--batches", "256",
                       "--dtypes", "f16", "--only", key, "--candidates", "256x128x64_s4_c1_e1", "--skip", "_ts", "_wp",
-                      "--twins", "thread_stores"]) == 0
+                      "_bw", "--twins", "thread_stores"]) == 0
     plan = json.loads((tmp_path / "plan" / "plan.json").read_text())
     [problem] = plan["problems"]
     shipped = select_kernel(dgrad_problem(next(layer for layer in resnet50_layers((256,), ("f16",))
@@ -271,7 +271,7 @@ def test_build_names_candidates_and_the_shipped_kernels_twins(tmp_path, monkeypa
     named = "iree_cutlass_dgrad_sm90_f16_256x128x64_s4_c1_e1_tr_ts"
     assert tune.main(["build", "--out", str(tmp_path / "plan2"), "--families", "sm90", "--batches", "256",
                       "--dtypes", "f16", "--only", key, "--candidates", "256x128x64_s4_c1_e1", named,
-                      "--skip", "_ts", "_wp"]) == 0
+                      "--skip", "_ts", "_wp", "_bw"]) == 0
     plan = json.loads((tmp_path / "plan2" / "plan.json").read_text())
     assert {c["entry"] for c in plan["problems"][0]["candidates"]} == {
         shipped.name, named, "iree_cutlass_dgrad_sm90_f16_256x128x64_s4_c1_e1",

@@ -6,6 +6,7 @@
 # the layers whose walk has several channel units a box (256<-64, 256<-128, 512<-128, the 3x3 512 layer at 7x7,
 # the 3x3 128 stride-2 layer, the 1x1 stride-2 512<-1024), the H200 table's bf16 kernel on 256<-64, and 64<-256
 # (one channel unit a box: the order is the shipped one there, a control).
+# Built at f6509a8; the variants are now the kernel's kBoxWalk option, so this plan cannot be rebuilt (its record).
 source "$(dirname "$0")/../lib.sh"
 e=iree_cutlass_dgrad_sm90_f16
 variants_build box40 "box_walk box_walk_reuse" \
