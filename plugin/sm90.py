@@ -707,7 +707,7 @@ def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90
         configs += _twins(configs, clip_taps=True)   # padding some taps read alone at the borders
     if walked_phases(problem) == 1:
         configs += _twins(configs, skip_partner=True)   # where the walk is one phase, the skip can apply
-    # Where a box has several channel units, each kernel that can also walking whole boxes a CTA.
+    # Where a box has several channel units: a twin walking whole boxes (a CTA each) of every kernel that allows it.
     configs += [t for c in configs if channel_units(c, problem) > 1 and (t := twin(c, box_walk=True)) is not None]
     for tile_m, tile_n in SPLIT_K_SHAPES if split_k else ():
         for ctas in SPLIT_K:
