@@ -101,6 +101,24 @@ variants_build() {
   echo "[variants_build] $name done at $(git rev-parse --short HEAD)"
 }
 
+# Nsight Compute's full set with SASS samples on one layer of a kernel_variants.py plan, one launch of each variant
+# in the order given, turned into text pages (ncu_pages; the SASS tables gzipped) and packed as $OUT/NAME.tgz.
+#   ncu_variants out/varNN TAG NAME VARIANT...
+ncu_variants() {
+  local plan=$1 tag=$2 name=$3 dir=/tmp/$3 variant
+  shift 3
+  mkdir -p "$dir"
+  T ncu
+  for variant in "$@"; do
+    timeout 60 ncu --set full --import-source yes --clock-control none -c 1 -k regex:iree_cutlass -o "$dir/$variant" \
+      python3 bench/profile_kernels.py --variants "$plan" --launches 1 --cases "$tag:$variant" 2>&1 | tail -1
+  done
+  ncu_pages "$dir"
+  gzip -f "$dir"/*.sass.csv
+  tar czf "$OUT/$name.tgz" -C /tmp "$name"
+  T done
+}
+
 # Nsight Compute reports in DIR turned into text: each one's details page and its per-instruction SASS table (for
 # bench/sass_profile.py), the report itself removed (they are large).
 #   ncu_pages DIR
@@ -129,6 +147,55 @@ build_gemm_plans() {
   python3 -m iree_cutlass.tune build --out "$san" --families sm90_gemm --random 200 --seed 25 \
     --channel-multiple 8 --only n3_h21_w11_c136_k64_r1_s1_p21_q11_pad0x0_str1x1_f16 \
     n3_h2_w30_c160_k80_r1_s1_p2_q30_pad0x0_str1x1_bf16 --candidates "$@"
+}
+
+# Here (no GPU): the checks of a twin tune (a kernel option's twins beside the table's kernels): every kernel of
+# PLANs (in DIR) whose entry point ends with SUFFIX, on the random problems among 200 (seed 25) that it computes
+# (DIR/RAND, numerics only) and on the ResNet-50 layers at batch 2 (DIR/SAN, for memcheck and racecheck).
+#   twin_checks DIR CARD SUFFIX RAND SAN PLAN...
+twin_checks() {
+  local dir=$1 card=$2 suffix=$3 rand=$4 san=$5 names
+  shift 5
+  mapfile -t names < <(python3 - "$dir" "$suffix" "$@" <<'PY'
+import json, pathlib, sys
+directory, suffix, plans = pathlib.Path(sys.argv[1]), sys.argv[2], sys.argv[3:]
+names = {c["entry"] for plan in plans
+         for p in json.loads((directory / plan / "plan.json").read_text())["problems"]
+         for c in p["candidates"] if c["entry"].endswith(suffix)}
+print("\n".join(sorted(names)))
+PY
+)
+  echo "[twin_checks] ${#names[@]} kernels ending $suffix"
+  python3 -m iree_cutlass.tune build --out "$dir/$rand" --card "$card" --families sm90 --random 200 --seed 25 \
+    --channel-multiple 8 --candidates "${names[@]}" --jobs 2 || return
+  python3 -m iree_cutlass.tune build --out "$dir/$san" --card "$card" --families sm90 --batches 2 \
+    --dtypes f16 bf16 --candidates "${names[@]}" --jobs 2
+}
+
+# A twin tune's call: the card, each RUN (NAME:PLAN:SECONDS:SECONDS2; PLAN in DIR) timed beside cuDNN into
+# $OUT/NAME.json, the twins' numerics and sanitizers (DIR/RAND, DIR/SAN), then, while the script has run under
+# LIMIT seconds, each plan's second run into $OUT/NAME2.json (`table --agree` takes an entry only where both runs
+# agree). A call that ends early keeps what it wrote.
+#   twin_call DIR RAND SAN LIMIT RUN...
+twin_call() {
+  local dir=$1 rand=$2 san=$3 limit=$4 run name plan seconds seconds2
+  shift 4
+  card
+  tar xzf "$dir.tgz" -C out
+  for run in "$@"; do
+    IFS=: read -r name plan seconds seconds2 <<< "$run"
+    T "$name"
+    tune_measure "$dir/$plan" "$seconds" "$name.json"
+  done
+  numerics_and_sanitizers "$dir/$rand" "$dir/$san"
+  if (( SECONDS < limit )); then
+    for run in "$@"; do
+      IFS=: read -r name plan seconds seconds2 <<< "$run"
+      T "${name}2"
+      tune_measure "$dir/$plan" "$seconds2" "${name}2.json"
+    done
+  fi
+  T done
 }
 
 # Batch-256 whole checks (f16, bf16) of bundles one after another, each into $OUT/NAME/gpu_check.json (written after

@@ -7,8 +7,8 @@
 #   clusters, with and without the skip (kernel_variants.py's A/B on the H100 moved these by -6% to +27%);
 # - rand38s: those kernels on the random one-phase problems among 200 (seed 25), numerics only;
 # - san38s: those kernels on the same layers at batch 2, for memcheck and racecheck.
-set -euo pipefail
-cd "$(dirname "$0")/../../.."
+source "$(dirname "$0")/../lib.sh"
+set -e
 source bench/plans/session36/prof_layers.sh
 card=${1:-h100}
 out=sp38${card}
@@ -20,20 +20,8 @@ python3 -m iree_cutlass.tune build --out out/$out/tune38w --card "$card" --famil
   --dtypes f16 bf16 --only "${PROF_KEYS[@]}" --candidates 128x64x64_s8_c1_pp_tr 128x64x64_s8_c1_pp_m2_tr \
   128x64x64_s8_c1_pp_n2_tr 256x64x64_s4_c1_pp_tr 256x64x64_s4_c1_pp_m2_tr 256x64x64_s4_c1_pp_n2_tr --skip _wr _ts \
   --jobs 2
-# Every `_sp` kernel the two plans time, by entry point, for the numerics and sanitizer plans.
-mapfile -t NAMES < <(python3 - "out/$out" <<'PY'
-import json, pathlib, sys
-names = {c["entry"] for plan in ("tune38s", "tune38w")
-         for p in json.loads((pathlib.Path(sys.argv[1]) / plan / "plan.json").read_text())["problems"]
-         for c in p["candidates"] if c["entry"].endswith("_sp")}
-print("\n".join(sorted(names)))
-PY
-)
-echo "[build_sp] ${#NAMES[@]} skipping kernels"
-python3 -m iree_cutlass.tune build --out out/$out/rand38s --card "$card" --families sm90 --random 200 --seed 25 \
-  --channel-multiple 8 --candidates "${NAMES[@]}" --jobs 2
-python3 -m iree_cutlass.tune build --out out/$out/san38s --card "$card" --families sm90 --batches 2 \
-  --dtypes f16 bf16 --candidates "${NAMES[@]}" --jobs 2
+# Every `_sp` kernel the two plans time, on random problems and at batch 2.
+twin_checks out/$out "$card" _sp rand38s san38s tune38s tune38w
 tar czf out/$out.tgz -C out $out
 ls -la out/$out.tgz
 echo "[build_sp] done at $(git rev-parse --short HEAD)"

@@ -8,8 +8,8 @@
 # - rand40b: every `_bw` kernel of those plans on the random problems among 200 (seed 25) that it computes,
 #   numerics only;
 # - san40b: those kernels on the same layers at batch 2, for memcheck and racecheck.
-set -euo pipefail
-cd "$(dirname "$0")/../../.."
+source "$(dirname "$0")/../lib.sh"
+set -e
 source bench/plans/session36/prof_layers.sh
 card=${1:-h100}
 out=bw40${card}
@@ -38,20 +38,8 @@ python3 -m iree_cutlass.tune build --out out/$out/tune40b --card "$card" --famil
 python3 -m iree_cutlass.tune build --out out/$out/tune40w --card "$card" --families sm90 sm90_gemm --batches 256 \
   --dtypes f16 bf16 --only "${PROF_KEYS[@]}" --candidates 128x64x64_s8_c1_pp_tr 256x64x64_s4_c1_pp_tr \
   --skip _sp _wr _ts _ct --jobs 2
-# Every `_bw` kernel the two plans time, by entry point, for the numerics and sanitizer plans.
-mapfile -t NAMES < <(python3 - "out/$out" <<'PY'
-import json, pathlib, sys
-names = {c["entry"] for plan in ("tune40b", "tune40w")
-         for p in json.loads((pathlib.Path(sys.argv[1]) / plan / "plan.json").read_text())["problems"]
-         for c in p["candidates"] if c["entry"].endswith("_bw")}
-print("\n".join(sorted(names)))
-PY
-)
-echo "[build_bw] ${#NAMES[@]} box-walk kernels"
-python3 -m iree_cutlass.tune build --out out/$out/rand40b --card "$card" --families sm90 --random 200 --seed 25 \
-  --channel-multiple 8 --candidates "${NAMES[@]}" --jobs 2
-python3 -m iree_cutlass.tune build --out out/$out/san40b --card "$card" --families sm90 --batches 2 \
-  --dtypes f16 bf16 --candidates "${NAMES[@]}" --jobs 2
+# Every `_bw` kernel the two plans time, on random problems and at batch 2.
+twin_checks out/$out "$card" _bw rand40b san40b tune40b tune40w
 tar czf out/$out.tgz -C out $out
 ls -la out/$out.tgz
 echo "[build_bw] done at $(git rev-parse --short HEAD)"

@@ -7,15 +7,4 @@
 here="$(dirname "$0")"
 source "$here/../lib.sh"
 variants_call out/box40 170 box
-dir=/tmp/box_ncu
-mkdir -p $dir
-T ncu
-for variant in shipped box_walk box_walk_reuse; do
-  timeout 60 ncu --set full --import-source yes --clock-control none -c 1 -k regex:iree_cutlass -o $dir/$variant \
-    python3 bench/profile_kernels.py --variants out/box40 --launches 1 \
-    --cases s1_1x1_256_64_n256_f16:$variant 2>&1 | tail -1
-done
-ncu_pages $dir
-gzip -f $dir/*.sass.csv
-tar czf "$OUT/box_ncu.tgz" -C /tmp box_ncu
-T done
+ncu_variants out/box40 s1_1x1_256_64_n256_f16 box_ncu shipped box_walk box_walk_reuse

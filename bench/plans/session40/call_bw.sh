@@ -7,19 +7,6 @@
 # carry: out/bw40h100.tgz (an H100) or out/bw40h200.tgz (an H200)
 here="$(dirname "$0")"
 source "$here/../lib.sh"
-card
 plans=out/bw40h100
 if on_h200; then plans=out/bw40h200; fi
-tar xzf "$plans.tgz" -C out
-T bw
-tune_measure "$plans/tune40b" 150 bw.json
-T bww
-tune_measure "$plans/tune40w" 100 bww.json
-numerics_and_sanitizers "$plans/rand40b" "$plans/san40b"
-if (( SECONDS < 250 )); then
-  T bw2
-  tune_measure "$plans/tune40b" 100 bw2.json
-  T bww2
-  tune_measure "$plans/tune40w" 60 bww2.json
-fi
-T done
+twin_call "$plans" rand40b san40b 250 bw:tune40b:150:100 bww:tune40w:100:60
