@@ -9,12 +9,10 @@
 #   numerics only;
 # - san40b: those kernels on the same layers at batch 2, for memcheck and racecheck.
 source "$(dirname "$0")/../lib.sh"
-set -e
 source bench/plans/session36/prof_layers.sh
-card=${1:-h100}
-out=bw40${card}
-rm -rf out/$out
-mkdir -p out/$out
+set -e
+card=${1:-h100} out=bw40${1:-h100}
+rm -rf "out/$out" && mkdir -p "out/$out"
 # The batch-256 problems whose table kernel has a box-walk twin (the others would time their shipped kernel alone).
 mapfile -t KEYS < <(python3 - "$card" <<'PY'
 import dataclasses, sys
