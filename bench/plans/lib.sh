@@ -87,6 +87,18 @@ variants_call() {
   T done
 }
 
+# A whole-check bundle unpacked into out/NAME: from out/NAME.txz where it was carried (`tar | xz -9`: a tenth of the
+# gzip tarball, whose 32 KB window misses the fatbins the vmfbs repeat; Python's lzma, so no xz binary is needed),
+# else from out/NAME.tgz.
+#   unpack_bundle NAME
+unpack_bundle() {
+  if [[ -f "out/$1.txz" ]]; then
+    python3 -c "import sys, tarfile; tarfile.open(sys.argv[1], 'r:xz').extractall('out')" "out/$1.txz"
+  else
+    tar xzf "out/$1.tgz" -C out
+  fi
+}
+
 # Here (no GPU): a kernel_variants.py plan from an empty out/NAME (the build reuses fatbins it finds, and the
 # variants' text may have changed), packed as out/NAME.tgz.
 #   variants_build NAME "VARIANT ..." TAG=ENTRY ...
