@@ -310,7 +310,7 @@ int main() {
   std::vector<Case> cases;
   for (int rows : {128, 256})
     for (bool box_order : {false, true})
-      for (int stages : {4, 8}) {
+      for (int stages : {2, 3, 4, 6, 8}) {
         if (rows * 128 * stages > 200 * 1024) continue;
         cases.push_back({"tma", box_order, rows, stages, sms});
         cases.push_back({"threads", box_order, rows, stages, sms});

@@ -162,22 +162,23 @@ build_gemm_plans() {
 }
 
 # Here (no GPU): the checks of a twin tune (a kernel option's twins beside the table's kernels): every kernel of
-# PLANs (in DIR) whose entry point ends with SUFFIX, on the random problems among 200 (seed 25) that it computes
-# (DIR/RAND, numerics only) and on the ResNet-50 layers at batch 2 (DIR/SAN, for memcheck and racecheck).
-#   twin_checks DIR CARD SUFFIX RAND SAN PLAN...
+# PLANs (in DIR) whose entry point matches the Python regular expression PATTERN (e.g. `_bw$`), on the random
+# problems among 200 (seed 25) that it computes (DIR/RAND, numerics only) and on the ResNet-50 layers at batch 2
+# (DIR/SAN, for memcheck and racecheck).
+#   twin_checks DIR CARD PATTERN RAND SAN PLAN...
 twin_checks() {
-  local dir=$1 card=$2 suffix=$3 rand=$4 san=$5 names
+  local dir=$1 card=$2 pattern=$3 rand=$4 san=$5 names
   shift 5
-  mapfile -t names < <(python3 - "$dir" "$suffix" "$@" <<'PY'
-import json, pathlib, sys
-directory, suffix, plans = pathlib.Path(sys.argv[1]), sys.argv[2], sys.argv[3:]
+  mapfile -t names < <(python3 - "$dir" "$pattern" "$@" <<'PY'
+import json, pathlib, re, sys
+directory, pattern, plans = pathlib.Path(sys.argv[1]), sys.argv[2], sys.argv[3:]
 names = {c["entry"] for plan in plans
          for p in json.loads((directory / plan / "plan.json").read_text())["problems"]
-         for c in p["candidates"] if c["entry"].endswith(suffix)}
+         for c in p["candidates"] if re.search(pattern, c["entry"])}
 print("\n".join(sorted(names)))
 PY
 )
-  echo "[twin_checks] ${#names[@]} kernels ending $suffix"
+  echo "[twin_checks] ${#names[@]} kernels matching $pattern"
   python3 -m iree_cutlass.tune build --out "$dir/$rand" --card "$card" --families sm90 --random 200 --seed 25 \
     --channel-multiple 8 --candidates "${names[@]}" --jobs 2 || return
   python3 -m iree_cutlass.tune build --out "$dir/$san" --card "$card" --families sm90 --batches 2 \

@@ -90,8 +90,11 @@ def build(args) -> int:
             twins = [twin for field in args.twins if (twin := _twin(shipped, field)) is not None]
             if args.cross_dtype:
                 twins.append(_sibling_kernel(problem, args.arch, args.card))
-            candidates[problem] = [c for c in configs if c == shipped or c in twins or names_any(c.name, whole) or (
+            chosen = [c for c in configs if c == shipped or c in twins or names_any(c.name, whole) or (
                 names_any(c.name, named) and not names_any(c.name, args.skip))]
+            # A twin off the candidate grid (fewer stages than fit, say) is measured too where it computes the
+            # problem: the table takes any config that supports its problem.
+            candidates[problem] = chosen + [t for t in twins if t not in chosen and supports(t, problem) is None]
     for problem, configs in candidates.items():
         # The kernel shipped today is measured whatever --families names (e.g. an sm90_gemm kernel shipped for a
         # problem whose new candidates are sm90 ones): the table compares only within one run.
@@ -148,11 +151,28 @@ def _table_kernels(entries: dict, problem, cross_dtype: bool) -> list:
     return kernels
 
 
-def _twin(config, field: str):
-    """`config` with the boolean field `field` set, or None where its family has no such field, it is set already
-    (the config itself is measured anyway) or the config's own checks refuse it."""
+def _twin(config, spec: str):
+    """`config` with one field changed by `spec` (FIELD: a boolean field set; FIELD=N: an integer field set to N),
+    or None where its family has no such field, it has that value already (the config itself is measured anyway)
+    or the config's own checks refuse the result."""
     from iree_cutlass.plugin.sm90 import twin
-    return twin(config, **{field: True}) if hasattr(config, field) else None
+    field, _, value = spec.partition("=")
+    return twin(config, **{field: int(value) if value else True}) if hasattr(config, field) else None
+
+
+def _twin_spec(spec: str) -> str:
+    """argparse type of --twins: FIELD names a boolean field of a kernel config, FIELD=N an integer one."""
+    from iree_cutlass.plugin import sm80, sm90, sm90_gemm
+    field, equals, value = spec.partition("=")
+    kinds = {f.name: f.type for cls in (sm80.Sm80Config, sm90.Sm90Config, sm90_gemm.Sm90GemmConfig)
+             for f in dataclasses.fields(cls)}
+    wanted = (int, "int") if equals else (bool, "bool")   # a field's type, or its name under postponed annotations
+    if kinds.get(field) not in wanted:
+        raise argparse.ArgumentTypeError(
+            f"{spec!r}: not a {'FIELD=N of an integer' if equals else 'boolean'} kernel config field")
+    if equals and not value.isdigit():
+        raise argparse.ArgumentTypeError(f"{spec!r}: N must be a non-negative integer")
+    return spec
 
 
 def _sibling_kernel(problem, arch: str, card: str):
@@ -481,9 +501,10 @@ def main(argv: list[str] | None = None) -> int:
                          help="with --candidates: leave out the candidates matched by a part of their name whose "
                               "entry point also contains any of these (a whole entry point: that one; a whole entry "
                               "point named in --candidates stays)")
-    p_build.add_argument("--twins", nargs="+", default=[], metavar="FIELD",
+    p_build.add_argument("--twins", nargs="+", default=[], metavar="FIELD[=N]", type=_twin_spec,
                          help="also the shipped kernel of each problem with this boolean config field set (e.g. "
-                              "thread_stores), where that is one of its candidates")
+                              "thread_stores) or this integer field set to N (e.g. stages=4), where that kernel "
+                              "computes the problem")
     p_build.add_argument("--cross-dtype", action="store_true",
                          help="also the kernel the table ships for the same layer in the other type (f16 <-> bf16)")
     p_build.add_argument("--tables", type=pathlib.Path, nargs="+", default=[], metavar="TABLE",

@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from helpers import run_from_source_tree
 from iree_cutlass import tune
 from iree_cutlass.plugin.kernels import config_from_dict, config_to_dict
@@ -276,6 +278,33 @@ def test_build_names_candidates_and_the_shipped_kernels_twins(tmp_path, monkeypa
     assert {c["entry"] for c in plan["problems"][0]["candidates"]} == {
         shipped.name, named, "iree_cutlass_dgrad_sm90_f16_256x128x64_s4_c1_e1",
         "iree_cutlass_dgrad_sm90_f16_256x128x64_s4_c1_e1_tr", "iree_cutlass_dgrad_sm90_f16_256x128x64_s4_c1_e1_fl"}
+
+
+def test_build_twins_set_integer_fields_off_the_candidate_grid(tmp_path, monkeypatch, capsys):
+    # --twins FIELD=N sets an integer field of each problem's shipped kernel: a pipeline shallower than the deepest
+    # that fits is no candidate of the sweep, yet the twin is built and measured; a depth that does not fit in
+    # shared memory is left out. A name that is no such field is refused with a one-line message.
+    import dataclasses
+
+    from iree_cutlass.plugin.select import candidate_configs, select_kernel
+
+    _replace_nvcc_with_empty_files(tmp_path, monkeypatch)
+    key = "n256_h56_w56_c256_k64_r1_s1_p56_q56_pad0x0_str1x1_f16"
+    problem = next(dgrad_problem(layer) for layer in resnet50_layers((256,), ("f16",))
+                   if dgrad_problem(layer).key() == key)
+    shipped = select_kernel(problem)
+    shallow = dataclasses.replace(shipped, stages=2)
+    assert shallow not in candidate_configs(problem)
+    assert tune.main(["build", "--out", str(tmp_path / "plan"), "--batches", "256", "--dtypes", "f16", "--only", key,
+                      "--candidates", "no_candidate_but_the_shipped_kernel", "--twins", "stages=2",
+                      "stages=64"]) == 0
+    [planned] = json.loads((tmp_path / "plan" / "plan.json").read_text())["problems"]
+    assert [c["entry"] for c in planned["candidates"]] == [shipped.name, shallow.name]
+    for bad in ("stages", "stage=2", "box_walk=1", "stages=two"):
+        with pytest.raises(SystemExit) as exit_info:
+            tune.main(["build", "--out", str(tmp_path / "bad"), "--twins", bad])
+        assert exit_info.value.code == 2
+        assert "argument --twins" in capsys.readouterr().err
 
 
 def test_build_tables_re_tunes_each_tables_kernels(tmp_path, monkeypatch):

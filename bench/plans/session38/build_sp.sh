@@ -21,7 +21,7 @@ python3 -m iree_cutlass.tune build --out out/$out/tune38w --card "$card" --famil
   128x64x64_s8_c1_pp_n2_tr 256x64x64_s4_c1_pp_tr 256x64x64_s4_c1_pp_m2_tr 256x64x64_s4_c1_pp_n2_tr --skip _wr _ts \
   --jobs 2
 # Every `_sp` kernel the two plans time, on random problems and at batch 2.
-twin_checks out/$out "$card" _sp rand38s san38s tune38s tune38w
+twin_checks out/$out "$card" '_sp$' rand38s san38s tune38s tune38w
 tar czf out/$out.tgz -C out $out
 ls -la out/$out.tgz
 echo "[build_sp] done at $(git rev-parse --short HEAD)"

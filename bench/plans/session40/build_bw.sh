@@ -37,7 +37,7 @@ python3 -m iree_cutlass.tune build --out out/$out/tune40w --card "$card" --famil
   --dtypes f16 bf16 --only "${PROF_KEYS[@]}" --candidates 128x64x64_s8_c1_pp_tr 256x64x64_s4_c1_pp_tr \
   --skip _sp _wr _ts _ct --jobs 2
 # Every `_bw` kernel the two plans time, on random problems and at batch 2.
-twin_checks out/$out "$card" _bw rand40b san40b tune40b tune40w
+twin_checks out/$out "$card" '_bw$' rand40b san40b tune40b tune40w
 tar czf out/$out.tgz -C out $out
 ls -la out/$out.tgz
 echo "[build_bw] done at $(git rev-parse --short HEAD)"
