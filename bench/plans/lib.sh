@@ -79,7 +79,7 @@ tune_twice() {
 variants_call() {
   local run
   card
-  tar xzf "$1.tgz" -C out
+  unpack_archive "${1#out/}"
   for run in "$3" "${3}2"; do
     T "$run"
     timeout "$2" python3 bench/kernel_variants.py measure --plan "$1" --out "$OUT/$run.json" 2>&1 | tail -30
@@ -87,11 +87,11 @@ variants_call() {
   T done
 }
 
-# A whole-check bundle unpacked into out/NAME: from out/NAME.txz where it was carried (`tar | xz -9`: a tenth of the
-# gzip tarball, whose 32 KB window misses the fatbins the vmfbs repeat; Python's lzma, so no xz binary is needed),
-# else from out/NAME.tgz.
-#   unpack_bundle NAME
-unpack_bundle() {
+# A carried archive (a whole-check bundle or a tune's plans) unpacked into out/: from out/NAME.txz where it was
+# carried (`tar | xz -9`: a tenth to a quarter of the gzip tarball, whose 32 KB window misses the fatbins that
+# vmfbs and plans repeat; Python's lzma, so no xz binary is needed), else from out/NAME.tgz.
+#   unpack_archive NAME
+unpack_archive() {
   if [[ -f "out/$1.txz" ]]; then
     python3 -c "import sys, tarfile; tarfile.open(sys.argv[1], 'r:xz').extractall('out')" "out/$1.txz"
   else
@@ -194,7 +194,7 @@ twin_call() {
   local dir=$1 rand=$2 san=$3 limit=$4 run name plan seconds seconds2
   shift 4
   card
-  tar xzf "$dir.tgz" -C out
+  unpack_archive "${dir#out/}"
   for run in "$@"; do
     IFS=: read -r name plan seconds seconds2 <<< "$run"
     T "$name"

@@ -5,7 +5,7 @@
 nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 || {
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; exit 0; }
 source "$(dirname "$0")/../lib.sh"
-tar xzf out/p26a.tgz -C out
+unpack_archive p26a
 card
 T tune
 mkdir -p $OUT/a

@@ -6,7 +6,7 @@
 # another card: the swapped kernels' tune and their random numerics ($OUT/sw).
 # carry: out/p26a.tgz out/p31.tgz
 source "$(dirname "$0")/../lib.sh"
-tar xzf out/p31.tgz -C out
+unpack_archive p31
 mkdir -p $OUT/sw
 if on_h200; then
   bash "$(dirname "$0")/../session27/call2.sh"

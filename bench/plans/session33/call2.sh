@@ -8,12 +8,12 @@ source "$here/../lib.sh"
 card
 if on_h200; then
   bash "$here/../session31/call_short.sh"
-  tar xzf out/p33.tgz -C out
+  unpack_archive p33
   mkdir -p "$OUT/sw2"
   T tune sw2
   tune_measure out/tune33 100 sw2/tune.json
 else
-  tar xzf out/gpu33c.tgz -C out
+  unpack_archive gpu33c
   checks_n256 cand:out/gpu33c
 fi
 T done

@@ -10,7 +10,7 @@ source "$here/../lib.sh"
 bundle=${1:?usage: call_h100_check.sh BUNDLE}
 card
 on_h200 && { echo "an H200: run bench/plans/session34/call.sh instead"; exit 1; }
-unpack_bundle "$bundle"
+unpack_archive "$bundle"
 mkdir -p "$OUT/check"
 T check
 OUT="$OUT/check" timeout 440 bash bench/gpu_check.sh --bundle "out/$bundle" --bench --bench-dtypes f16 bf16 2>&1 | tail -6

@@ -8,7 +8,7 @@ here="$(dirname "$0")"
 source "$here/../lib.sh"
 card
 on_h200 || { echo "not an H200: the H200 table takes H200 timings only"; exit 1; }
-tar xzf out/p35ct_tune.tgz -C out
+unpack_archive p35ct_tune
 mkdir -p "$OUT/clip"
 T clip tune
 tune_measure out/tune35ct_h200 70 clip/tune.json

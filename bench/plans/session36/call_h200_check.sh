@@ -7,7 +7,7 @@ here="$(dirname "$0")"
 source "$here/../lib.sh"
 card
 on_h200 || { echo "not an H200: the candidate check is for the H200 table"; exit 1; }
-unpack_bundle gpu33c
+unpack_archive gpu33c
 checks_n256 cand:out/gpu33c
 if (( SECONDS < 500 )); then
   sanitizer memcheck 30 cand_memcheck.txt --bundle out/gpu33c

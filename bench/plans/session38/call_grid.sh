@@ -9,7 +9,7 @@ source "$here/../lib.sh"
 card
 plan=grid38h
 if on_h200; then plan=grid38; fi
-tar xzf "out/$plan.tgz" -C out
+unpack_archive "$plan"
 tune_twice "out/$plan" 150 grid
 python3 bench/grid_ab.py --summary "$OUT/grid.json" "$OUT/grid2.json"
 T done
