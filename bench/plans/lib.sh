@@ -179,10 +179,11 @@ print("\n".join(sorted(names)))
 PY
 )
   echo "[twin_checks] ${#names[@]} kernels matching $pattern"
+  local plans=("${@/#/$dir/}")   # the twins' configs come from the plans, as off-grid twins are no sweep candidates
   python3 -m iree_cutlass.tune build --out "$dir/$rand" --card "$card" --families sm90 --random 200 --seed 25 \
-    --channel-multiple 8 --candidates "${names[@]}" --jobs 2 || return
+    --channel-multiple 8 --candidates "${names[@]}" --configs-from "${plans[@]/%//plan.json}" --jobs 2 || return
   python3 -m iree_cutlass.tune build --out "$dir/$san" --card "$card" --families sm90 --batches 2 \
-    --dtypes f16 bf16 --candidates "${names[@]}" --jobs 2
+    --dtypes f16 bf16 --candidates "${names[@]}" --configs-from "${plans[@]/%//plan.json}" --jobs 2
 }
 
 # A twin tune's call: the card, each RUN (NAME:PLAN:SECONDS:SECONDS2; PLAN in DIR) timed beside cuDNN into

@@ -57,6 +57,16 @@ def build(args) -> int:
               file=sys.stderr)
         return 2
 
+    if args.configs_from and args.candidates == [""]:
+        print("iree-cutlass-tune: error: --configs-from takes the kernels that --candidates names", file=sys.stderr)
+        return 2
+    for path in args.configs_from:
+        try:
+            _plan_configs([path])
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            print(f"iree-cutlass-tune: error: --configs-from {path}: not a readable plan ({error})", file=sys.stderr)
+            return 2
+
     layers = [layer for layer in random_layers(args.random, args.seed, args.channel_multiple)
               if layer.dtype in args.dtypes] if args.random else \
         resnet50_layers(tuple(args.batches), tuple(args.dtypes))
@@ -84,6 +94,7 @@ def build(args) -> int:
         # Only the named candidates (none but the twins when --candidates is not given) and the shipped kernel's
         # twins, next to the kernel shipped today (the same-run baseline).
         named = [part for part in args.candidates if part] if args.candidates != [""] else []
+        pool = _plan_configs(args.configs_from)
         whole = [part for part in named if part.startswith(ENTRY_PREFIX)]   # named whole: kept despite --skip
         for problem, configs in candidates.items():
             shipped = shipped_kernels[problem]
@@ -92,9 +103,13 @@ def build(args) -> int:
                 twins.append(_sibling_kernel(problem, args.arch, args.card))
             chosen = [c for c in configs if c == shipped or c in twins or names_any(c.name, whole) or (
                 names_any(c.name, named) and not names_any(c.name, args.skip))]
-            # A twin off the candidate grid (fewer stages than fit, say) is measured too where it computes the
-            # problem: the table takes any config that supports its problem.
-            candidates[problem] = chosen + [t for t in twins if t not in chosen and supports(t, problem) is None]
+            # Twins off the candidate grid (fewer stages than fit, say) and the named kernels of --configs-from
+            # plans are measured too where they compute the problem: the table takes any config that supports it.
+            extra = twins + [c for c in pool if names_any(c.name, whole) or (
+                names_any(c.name, named) and not names_any(c.name, args.skip))]
+            candidates[problem] = chosen + list(dict.fromkeys(
+                c for c in extra if c not in chosen and c.family in args.families and runs_on(c, args.arch)
+                and supports(c, problem) is None))
     for problem, configs in candidates.items():
         # The kernel shipped today is measured whatever --families names (e.g. an sm90_gemm kernel shipped for a
         # problem whose new candidates are sm90 ones): the table compares only within one run.
@@ -119,6 +134,13 @@ def build(args) -> int:
     (args.out / "plan.json").write_text(json.dumps(plan, indent=1))
     _say(f"wrote {args.out / 'plan.json'}")
     return 0
+
+
+def _plan_configs(paths: list[pathlib.Path]) -> list:
+    """The kernel configs of earlier plans' candidates (plan.json files), in order, once each."""
+    from iree_cutlass.plugin.kernels import config_from_dict
+    return list(dict.fromkeys(config_from_dict(c["config"]) for path in paths
+                              for p in json.loads(path.read_text())["problems"] for c in p["candidates"]))
 
 
 def _shipped_kernel(problem, arch: str, card: str):
@@ -505,6 +527,10 @@ def main(argv: list[str] | None = None) -> int:
                          help="also the shipped kernel of each problem with this boolean config field set (e.g. "
                               "thread_stores) or this integer field set to N (e.g. stages=4), where that kernel "
                               "computes the problem")
+    p_build.add_argument("--configs-from", type=pathlib.Path, nargs="+", default=[], metavar="PLAN",
+                         help="with --candidates: the kernels it names are also taken from these plans (plan.json), "
+                              "for every problem they compute, so that kernels off the sweep's grid (--twins "
+                              "FIELD=N) can be checked on other problems")
     p_build.add_argument("--cross-dtype", action="store_true",
                          help="also the kernel the table ships for the same layer in the other type (f16 <-> bf16)")
     p_build.add_argument("--tables", type=pathlib.Path, nargs="+", default=[], metavar="TABLE",

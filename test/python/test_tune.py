@@ -300,6 +300,19 @@ def test_build_twins_set_integer_fields_off_the_candidate_grid(tmp_path, monkeyp
                       "stages=64"]) == 0
     [planned] = json.loads((tmp_path / "plan" / "plan.json").read_text())["problems"]
     assert [c["entry"] for c in planned["candidates"]] == [shipped.name, shallow.name]
+    # --configs-from: a kernel named whole is taken from the plan, off the grid, onto every problem it computes
+    # (here random problems; the sweep alone would never build it), and onto none it does not.
+    assert tune.main(["build", "--out", str(tmp_path / "rand"), "--random", "40", "--seed", "25",
+                      "--channel-multiple", "8", "--candidates", shallow.name,
+                      "--configs-from", str(tmp_path / "plan" / "plan.json")]) == 0
+    from iree_cutlass.plugin.kernels import supports
+    from iree_cutlass.workloads import random_layers
+    computed = {dgrad_problem(layer).key() for layer in random_layers(40, 25, 8)
+                if supports(shallow, dgrad_problem(layer)) is None}
+    rand = json.loads((tmp_path / "rand" / "plan.json").read_text())["problems"]
+    assert computed and {p["key"] for p in rand if shallow.name in {c["entry"] for c in p["candidates"]}} == computed
+    assert tune.main(["build", "--out", str(tmp_path / "bad"), "--candidates", shallow.name,
+                      "--configs-from", str(tmp_path / "missing.json")]) == 2
     for bad in ("stages", "stage=2", "box_walk=1", "stages=two"):
         with pytest.raises(SystemExit) as exit_info:
             tune.main(["build", "--out", str(tmp_path / "bad"), "--twins", bad])
