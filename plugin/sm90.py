@@ -387,7 +387,7 @@ def unit_count(config: Sm90Config, problem: DgradProblem, box: Box | None = None
     channels)."""
     p = kernel_problem(config, problem)
     box = box or choose_box(config, problem)
-    return channel_units(config, p) * walked_phases(p) * -(-_spatial_tiles(p, box) // config.cluster_m)
+    return channel_units(config, problem) * walked_phases(p) * -(-_spatial_tiles(p, box) // config.cluster_m)
 
 
 @dataclass(frozen=True)
@@ -708,7 +708,7 @@ def candidate_configs(problem: DgradProblem, split_k: bool = False) -> list[Sm90
     if walked_phases(problem) == 1:
         configs += _twins(configs, skip_partner=True)   # where the walk is one phase, the skip can apply
     # Where a box has several channel units: a twin walking whole boxes (a CTA each) of every kernel that allows it.
-    configs += [t for c in configs if channel_units(c, problem) > 1 and (t := twin(c, box_walk=True)) is not None]
+    configs += _twins([c for c in configs if channel_units(c, problem) > 1], box_walk=True)
     for tile_m, tile_n in SPLIT_K_SHAPES if split_k else ():
         for ctas in SPLIT_K:
             stages = max_stages(tile_m, tile_n, 1, problem.dtype, split_k=ctas)
