@@ -163,9 +163,10 @@ build_gemm_plans() {
 
 # Here (no GPU): the checks of a twin tune (a kernel option's twins beside the table's kernels): every kernel of
 # PLANs (in DIR) whose entry point matches the Python regular expression PATTERN (e.g. `_bw$`), on the random
-# problems among 200 (seed 25) that it computes (DIR/RAND, numerics only) and on the ResNet-50 layers at batch 2
-# (DIR/SAN, for memcheck and racecheck).
-#   twin_checks DIR CARD PATTERN RAND SAN PLAN...
+# problems among the first TWIN_RANDOM (default 200, seed 25) that it computes (DIR/RAND, numerics only) and on the
+# ResNet-50 layers at batch 2 (DIR/SAN, for memcheck and racecheck; only those whose keys contain a word of
+# TWIN_SAN_ONLY where it is set).
+#   [TWIN_RANDOM=N] [TWIN_SAN_ONLY="KEY_PART ..."] twin_checks DIR CARD PATTERN RAND SAN PLAN...
 twin_checks() {
   local dir=$1 card=$2 pattern=$3 rand=$4 san=$5 names
   shift 5
@@ -180,10 +181,13 @@ PY
 )
   echo "[twin_checks] ${#names[@]} kernels matching $pattern"
   local plans=("${@/#/$dir/}")   # the twins' configs come from the plans, as off-grid twins are no sweep candidates
-  python3 -m iree_cutlass.tune build --out "$dir/$rand" --card "$card" --families sm90 --random 200 --seed 25 \
-    --channel-multiple 8 --candidates "${names[@]}" --configs-from "${plans[@]/%//plan.json}" --jobs 2 || return
+  local san_only=()
+  [[ -n "${TWIN_SAN_ONLY:-}" ]] && read -ra san_only <<< "--only $TWIN_SAN_ONLY"
+  python3 -m iree_cutlass.tune build --out "$dir/$rand" --card "$card" --families sm90 --random "${TWIN_RANDOM:-200}" \
+    --seed 25 --channel-multiple 8 --candidates "${names[@]}" --configs-from "${plans[@]/%//plan.json}" --jobs 2 ||
+    return
   python3 -m iree_cutlass.tune build --out "$dir/$san" --card "$card" --families sm90 --batches 2 \
-    --dtypes f16 bf16 --candidates "${names[@]}" --configs-from "${plans[@]/%//plan.json}" --jobs 2
+    --dtypes f16 bf16 "${san_only[@]}" --candidates "${names[@]}" --configs-from "${plans[@]/%//plan.json}" --jobs 2
 }
 
 # A twin tune's call: the card, each RUN (NAME:PLAN:SECONDS:SECONDS2; PLAN in DIR) timed beside cuDNN into

@@ -27,14 +27,11 @@ print("\n".join(sorted({c["entry"] for p in plan["problems"] for c in p["candida
 PY
 )
 echo "[build_st] ${#TWINS[@]} stage twins: ${TWINS[*]}"
-# The checks, smaller than twin_checks' (30 twins on 200 random problems would be ~3,000 runs): the first 20
-# random problems of seed 25; for the sanitizers two layers at batch 2 that every twin computes one of (a plan
+# The checks, smaller than twin_checks' default (30 twins on 200 random problems would be ~3,000 runs): the first
+# 20 random problems of seed 25; for the sanitizers two layers at batch 2 that every twin computes one of (a plan
 # problem holds every twin that computes it: 256<-64 the unit-stride ones, 256<-512 stride 2 the strided ones).
-python3 -m iree_cutlass.tune build --out "out/$out/rand41s" --card "$card" --families sm90 --random 20 --seed 25 \
-  --channel-multiple 8 --candidates "${TWINS[@]}" --configs-from "out/$out/tune41s/plan.json" --jobs 2
-python3 -m iree_cutlass.tune build --out "out/$out/san41s" --card "$card" --families sm90 --batches 2 \
-  --dtypes f16 bf16 --only n2_h56_w56_c256_k64_r1_ n2_h56_w56_c256_k512_r1_s1_p28 --candidates "${TWINS[@]}" \
-  --configs-from "out/$out/tune41s/plan.json" --jobs 2
+TWIN_RANDOM=20 TWIN_SAN_ONLY="n2_h56_w56_c256_k64_r1_ n2_h56_w56_c256_k512_r1_s1_p28" \
+  twin_checks "out/$out" "$card" "^($(IFS='|'; echo "${TWINS[*]}"))$" rand41s san41s tune41s
 tar czf "out/$out.tgz" -C out "$out"
 ls -la "out/$out.tgz"
 echo "[build_st] done at $(git rev-parse --short HEAD)"

@@ -12,19 +12,8 @@ rm -rf "out/$out" && mkdir -p "out/$out"
 python3 -m iree_cutlass.tune build --out "out/$out/tune41t" --card h100 --families sm90 sm90_gemm --batches 256 \
   --dtypes f16 bf16 --only n256_h56_w56_c256_k64_r1_ n256_h56_w56_c256_k128_r1_s1_p56 \
   --candidates no_candidate_but_the_shipped_kernel --twins stages=5 stages=7 --cross-dtype --jobs 2
-mapfile -t TWINS < <(python3 - "out/$out/tune41t" <<'PY'
-import json, pathlib, sys
-plan = json.loads((pathlib.Path(sys.argv[1]) / "plan.json").read_text())
-print("\n".join(sorted({c["entry"] for p in plan["problems"] for c in p["candidates"]
-                        if "_s5_" in c["entry"] or "_s7_" in c["entry"]})))
-PY
-)
-echo "[build_st2] ${#TWINS[@]} new twins: ${TWINS[*]}"
-python3 -m iree_cutlass.tune build --out "out/$out/rand41t" --card h100 --families sm90 --random 20 --seed 25 \
-  --channel-multiple 8 --candidates "${TWINS[@]}" --configs-from "out/$out/tune41t/plan.json" --jobs 2
-python3 -m iree_cutlass.tune build --out "out/$out/san41t" --card h100 --families sm90 --batches 2 \
-  --dtypes f16 bf16 --only n2_h56_w56_c256_k64_r1_ --candidates "${TWINS[@]}" \
-  --configs-from "out/$out/tune41t/plan.json" --jobs 2
+# The new twins (5 and 7 stages), on the first 20 random problems and at batch 2 on 256<-64 (which every one computes).
+TWIN_RANDOM=20 TWIN_SAN_ONLY=n2_h56_w56_c256_k64_r1_ twin_checks "out/$out" h100 '_s[57]_' rand41t san41t tune41t
 tar cf - -C out "$out" | xz -9 -T2 > "out/$out.txz"
 ls -la "out/$out.txz"
 echo "[build_st2] done at $(git rev-parse --short HEAD)"
