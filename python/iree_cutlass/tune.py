@@ -60,12 +60,14 @@ def build(args) -> int:
     if args.configs_from and args.candidates == [""]:
         print("iree-cutlass-tune: error: --configs-from takes the kernels that --candidates names", file=sys.stderr)
         return 2
+    pool = []   # --configs-from: the earlier plans' kernel configs, in order, once each
     for path in args.configs_from:
         try:
-            _plan_configs([path])
+            pool += _plan_configs(path)
         except (OSError, ValueError, KeyError, TypeError) as error:
             print(f"iree-cutlass-tune: error: --configs-from {path}: not a readable plan ({error})", file=sys.stderr)
             return 2
+    pool = list(dict.fromkeys(pool))
 
     layers = [layer for layer in random_layers(args.random, args.seed, args.channel_multiple)
               if layer.dtype in args.dtypes] if args.random else \
@@ -94,7 +96,6 @@ def build(args) -> int:
         # Only the named candidates (none but the twins when --candidates is not given) and the shipped kernel's
         # twins, next to the kernel shipped today (the same-run baseline).
         named = [part for part in args.candidates if part] if args.candidates != [""] else []
-        pool = _plan_configs(args.configs_from)
         whole = [part for part in named if part.startswith(ENTRY_PREFIX)]   # named whole: kept despite --skip
         for problem, configs in candidates.items():
             shipped = shipped_kernels[problem]
@@ -136,11 +137,10 @@ def build(args) -> int:
     return 0
 
 
-def _plan_configs(paths: list[pathlib.Path]) -> list:
-    """The kernel configs of earlier plans' candidates (plan.json files), in order, once each."""
+def _plan_configs(path: pathlib.Path) -> list:
+    """The kernel configs of an earlier plan's candidates (a plan.json), in order."""
     from iree_cutlass.plugin.kernels import config_from_dict
-    return list(dict.fromkeys(config_from_dict(c["config"]) for path in paths
-                              for p in json.loads(path.read_text())["problems"] for c in p["candidates"]))
+    return [config_from_dict(c["config"]) for p in json.loads(path.read_text())["problems"] for c in p["candidates"]]
 
 
 def _shipped_kernel(problem, arch: str, card: str):
